@@ -1,0 +1,277 @@
+// qpm_cmd_unit: executes control-plane commands one at a time, in order (SPEC.md §4).
+//
+//   Idle -> Decode -> [CtxRequest -> CtxWait -> Execute -> [CtxRequest -> CtxWait]] -> Respond
+//
+// Decode answers what needs no context (opcode, QPN range, directory index). A QP
+// command reads the context over the QPC-access interface, Execute decides it (MODIFY_QP
+// in qpm_state_enforcer) and, when the context changes, writes it back before the
+// response leaves. Nothing is written unless the command succeeds, so a refused command
+// changes nothing. A memory error on either access ends the command with INT_ERR.
+`include "qpm_assert.svh"
+
+module qpm_cmd_unit #(
+  parameter int unsigned QpnLimit    = 4096,  // QPNs at or above are refused (BAD_RES)
+  parameter int unsigned PageBits    = 6,     // QPCs per directory page = 2**PageBits
+  parameter int unsigned NumPorts    = 2,
+  parameter int unsigned PkeyTbl     = 128,
+  parameter int unsigned MaxRdAtomic = 16
+) (
+  input  logic              clk_i,
+  input  logic              rst_ni,
+  // command / response streams
+  input  logic              cmd_valid_i,
+  output logic              cmd_ready_o,
+  input  qpm_pkg::cmd_t     cmd_i,
+  output logic              rsp_valid_o,
+  input  logic              rsp_ready_i,
+  output qpm_pkg::rsp_t     rsp_o,
+  // QPC-access interface (master)
+  output logic              ctx_req_valid_o,
+  input  logic              ctx_req_ready_i,
+  output qpm_pkg::ctx_req_t ctx_req_o,
+  input  logic              ctx_rsp_valid_i,
+  input  qpm_pkg::ctx_rsp_t ctx_rsp_i
+);
+
+  localparam int unsigned DirEntries = QpnLimit >> PageBits;
+  localparam int unsigned PageAlignBits = PageBits + 6;  // a page of 64-byte QPCs
+
+  if (QpnLimit % (1 << PageBits) != 0) begin : gen_bad_limit
+    $error("QpnLimit must be a multiple of the page size 2**PageBits");
+  end
+
+  typedef enum logic [2:0] {
+    Idle       = 3'd0,
+    Decode     = 3'd1,
+    CtxRequest = 3'd2,
+    CtxWait    = 3'd3,
+    Execute    = 3'd4,
+    Respond    = 3'd5
+  } fsm_e;
+
+  fsm_e                 fsm_q, fsm_d;
+  qpm_pkg::cmd_t        cmd_q, cmd_d;
+  qpm_pkg::qpc_t        qpc_q, qpc_d;        // context read, then the one to write
+  qpm_pkg::rsp_t        rsp_q, rsp_d;
+  qpm_pkg::ctx_op_e     ctx_op_q, ctx_op_d;
+  logic [63:0]          dir_entry_q, dir_entry_d;
+
+  // ---------------------------------------------------------------------------------
+  // Decode: what is known from the command alone
+  // ---------------------------------------------------------------------------------
+  logic is_qp_cmd, qpn_in_range, dir_in_range, page_aligned;
+  assign is_qp_cmd = (cmd_q.opcode == qpm_pkg::OpCreateQp) || (cmd_q.opcode == qpm_pkg::OpModifyQp)
+                  || (cmd_q.opcode == qpm_pkg::OpQueryQp)  || (cmd_q.opcode == qpm_pkg::OpDestroyQp)
+                  || (cmd_q.opcode == qpm_pkg::OpPinQp)    || (cmd_q.opcode == qpm_pkg::OpUnpinQp);
+  assign qpn_in_range = cmd_q.qpn < QpnLimit;
+  assign dir_in_range = cmd_q.dir_index < DirEntries;
+  assign page_aligned = cmd_q.page_address[PageAlignBits-1:0] == '0;
+
+  // ---------------------------------------------------------------------------------
+  // Execute: decide a QP command on the context read (qpc_q)
+  // ---------------------------------------------------------------------------------
+  logic [7:0]         modify_status;
+  qpm_pkg::syndrome_t modify_syndrome;
+  qpm_pkg::qpc_t      modify_qpc;
+  qpm_state_enforcer #(
+    .NumPorts    (NumPorts),
+    .PkeyTbl     (PkeyTbl),
+    .MaxRdAtomic (MaxRdAtomic)
+  ) u_state_enforcer (
+    .qpc_i      (qpc_q),
+    .cmd_i      (cmd_q),
+    .status_o   (modify_status),
+    .syndrome_o (modify_syndrome),
+    .qpc_o      (modify_qpc)
+  );
+
+  logic       create_type_ok, create_values_ok;
+  logic [7:0] create_status;
+  assign create_type_ok = (cmd_q.qp_type == 8'(qpm_pkg::TypeRc))
+                       || (cmd_q.qp_type == 8'(qpm_pkg::TypeUc))
+                       || (cmd_q.qp_type == 8'(qpm_pkg::TypeUd));
+  assign create_values_ok = create_type_ok && (cmd_q.pd[31:24] == '0)
+                         && (cmd_q.cqn_snd[31:24] == '0) && (cmd_q.cqn_rcv[31:24] == '0)
+                         && (32'(cmd_q.log_sq_size) <= qpm_pkg::MaxLogQ)
+                         && (32'(cmd_q.log_rq_size) <= qpm_pkg::MaxLogQ);
+  assign create_status = (cmd_q.qpn < 32'd2)  ? qpm_pkg::StatusBadParam :
+                         !create_values_ok    ? qpm_pkg::StatusBadParam :
+                         qpc_q.valid          ? qpm_pkg::StatusResBusy  :
+                                                qpm_pkg::StatusOk;
+
+  // A fresh context; the epoch carries over so a stale operation of an earlier
+  // incarnation cannot touch this one.
+  qpm_pkg::qpc_t created_qpc, destroyed_qpc;
+  always_comb begin
+    created_qpc             = '0;
+    created_qpc.valid       = 1'b1;
+    created_qpc.state       = qpm_pkg::StReset;
+    created_qpc.qp_type     = cmd_q.qp_type[2:0];
+    created_qpc.pd          = cmd_q.pd[23:0];
+    created_qpc.cqn_snd     = cmd_q.cqn_snd[23:0];
+    created_qpc.cqn_rcv     = cmd_q.cqn_rcv[23:0];
+    created_qpc.log_sq_size = cmd_q.log_sq_size[4:0];
+    created_qpc.log_rq_size = cmd_q.log_rq_size[4:0];
+    created_qpc.epoch       = qpc_q.epoch;
+    // Destroy resets the QP (epoch advances) and then invalidates it.
+    destroyed_qpc           = '0;
+    destroyed_qpc.epoch     = qpc_q.epoch + 8'd1;
+  end
+
+  // The decision: response, and whether and what to write back.
+  qpm_pkg::rsp_t exec_rsp;
+  logic          exec_write;
+  qpm_pkg::qpc_t exec_qpc;
+  always_comb begin
+    exec_rsp        = '0;
+    exec_write      = 1'b0;
+    exec_qpc        = qpc_q;
+    exec_rsp.status = qpc_q.valid ? qpm_pkg::StatusOk : qpm_pkg::StatusBadRes;
+    unique case (cmd_q.opcode)
+      qpm_pkg::OpCreateQp: begin
+        exec_rsp.status = create_status;
+        exec_qpc        = created_qpc;
+      end
+      qpm_pkg::OpModifyQp: begin
+        exec_rsp.status   = modify_status;
+        exec_rsp.syndrome = modify_syndrome;
+        exec_qpc          = modify_qpc;
+      end
+      qpm_pkg::OpDestroyQp: begin
+        exec_qpc = destroyed_qpc;
+      end
+      default: ;  // QUERY_QP, PIN_QP, UNPIN_QP: read only
+    endcase
+    if (exec_rsp.status == qpm_pkg::StatusOk) begin
+      exec_write = (cmd_q.opcode == qpm_pkg::OpCreateQp) || (cmd_q.opcode == qpm_pkg::OpModifyQp)
+                || (cmd_q.opcode == qpm_pkg::OpDestroyQp);
+      if (cmd_q.opcode != qpm_pkg::OpDestroyQp) exec_rsp.qpc = exec_qpc;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------
+  // The FSM
+  // ---------------------------------------------------------------------------------
+  // A response with a status only (status is the least significant field of rsp_t).
+  localparam int unsigned RspW = $bits(rsp_q);
+  function automatic logic [RspW-1:0] status_rsp(logic [7:0] status);
+    status_rsp = {{(RspW - 8){1'b0}}, status};
+  endfunction
+
+  always_comb begin
+    fsm_d       = fsm_q;
+    cmd_d       = cmd_q;
+    qpc_d       = qpc_q;
+    rsp_d       = rsp_q;
+    ctx_op_d    = ctx_op_q;
+    dir_entry_d = dir_entry_q;
+
+    unique case (fsm_q)
+      Idle: begin
+        if (cmd_valid_i) begin
+          cmd_d = cmd_i;
+          fsm_d = Decode;
+        end
+      end
+
+      Decode: begin
+        fsm_d = Respond;
+        rsp_d = status_rsp(qpm_pkg::StatusOk);
+        if (is_qp_cmd) begin
+          if (qpn_in_range) begin
+            ctx_op_d = qpm_pkg::CtxRead;
+            fsm_d    = CtxRequest;
+          end else begin
+            rsp_d = status_rsp(qpm_pkg::StatusBadRes);
+          end
+        end else if ((cmd_q.opcode == qpm_pkg::OpMapPage)
+                     || (cmd_q.opcode == qpm_pkg::OpUnmapPage)) begin
+          if (!dir_in_range || ((cmd_q.opcode == qpm_pkg::OpMapPage) && !page_aligned)) begin
+            rsp_d = status_rsp(qpm_pkg::StatusBadParam);
+          end else begin
+            ctx_op_d    = qpm_pkg::CtxDirWrite;
+            dir_entry_d = (cmd_q.opcode == qpm_pkg::OpMapPage)
+                        ? {cmd_q.page_address[63:1], 1'b1} : 64'h0;
+            fsm_d       = CtxRequest;
+          end
+        end else if (cmd_q.opcode != qpm_pkg::OpSyncCache) begin
+          // PORT_FAULT arrives with the errors issue; everything else is unknown.
+          rsp_d = status_rsp(qpm_pkg::StatusBadOp);
+        end
+      end
+
+      CtxRequest: begin
+        if (ctx_req_ready_i) fsm_d = CtxWait;
+      end
+
+      CtxWait: begin
+        if (ctx_rsp_valid_i) begin
+          if (ctx_rsp_i.status == qpm_pkg::CtxMemErr) begin
+            rsp_d = status_rsp(qpm_pkg::StatusIntErr);
+            fsm_d = Respond;
+          end else if (ctx_rsp_i.status == qpm_pkg::CtxUnmapped) begin
+            rsp_d = status_rsp(qpm_pkg::StatusBadRes);
+            fsm_d = Respond;
+          end else if (ctx_op_q == qpm_pkg::CtxRead) begin
+            qpc_d = ctx_rsp_i.rdata;
+            fsm_d = Execute;
+          end else begin
+            fsm_d = Respond;  // a write finished; rsp_q holds the answer
+          end
+        end
+      end
+
+      Execute: begin
+        rsp_d = exec_rsp;
+        fsm_d = Respond;
+        if (exec_write) begin
+          qpc_d    = exec_qpc;
+          ctx_op_d = qpm_pkg::CtxWrite;
+          fsm_d    = CtxRequest;
+        end
+      end
+
+      Respond: begin
+        if (rsp_ready_i) fsm_d = Idle;
+      end
+
+      default: fsm_d = Idle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fsm_q       <= Idle;
+      cmd_q       <= '0;
+      qpc_q       <= '0;
+      rsp_q       <= '0;
+      ctx_op_q    <= qpm_pkg::CtxRead;
+      dir_entry_q <= '0;
+    end else begin
+      fsm_q       <= fsm_d;
+      cmd_q       <= cmd_d;
+      qpc_q       <= qpc_d;
+      rsp_q       <= rsp_d;
+      ctx_op_q    <= ctx_op_d;
+      dir_entry_q <= dir_entry_d;
+    end
+  end
+
+  assign cmd_ready_o = fsm_q == Idle;
+  assign rsp_valid_o = fsm_q == Respond;
+  assign rsp_o       = rsp_q;
+
+  assign ctx_req_valid_o     = fsm_q == CtxRequest;
+  assign ctx_req_o.op        = ctx_op_q;
+  assign ctx_req_o.index     = (ctx_op_q == qpm_pkg::CtxDirWrite)
+                             ? cmd_q.dir_index[qpm_pkg::QpnW-1:0] : cmd_q.qpn[qpm_pkg::QpnW-1:0];
+  assign ctx_req_o.dir_entry = dir_entry_q;
+  assign ctx_req_o.wdata     = qpc_q;
+
+  // A response arrives only for the request outstanding.
+  `QPM_ASSERT(CtxRspOnlyWhenWaiting_A, ctx_rsp_valid_i |-> fsm_q == CtxWait)
+  // Only a successful command writes a context.
+  `QPM_ASSERT(WriteOnlyOnOk_A,
+              (fsm_q == CtxRequest && ctx_op_q == qpm_pkg::CtxWrite) |-> rsp_q.status == qpm_pkg::StatusOk)
+
+endmodule

@@ -1,0 +1,223 @@
+// qpm_pkg: the one source of truth for qpm's types and constants.
+//
+// The QP context (SPEC.md §3.1), QP states and types, the ib_qp_attr_mask bit positions,
+// command opcodes and mlx5 status codes (SPEC.md §4), and the records that cross the
+// command and context-access ports. Written in the Yosys 0.23 subset: every use of a
+// package item is scoped as qpm_pkg::name, even inside this package (STYLE.md §1.1).
+package qpm_pkg;
+
+  // QPN width on the ports and in the QPC (SPEC.md §2, QPN_W).
+  parameter int unsigned QpnW = 24;
+
+  // enum ib_qp_state.
+  typedef enum logic [2:0] {
+    StReset = 3'd0,
+    StInit  = 3'd1,
+    StRtr   = 3'd2,
+    StRts   = 3'd3,
+    StSqd   = 3'd4,
+    StSqe   = 3'd5,
+    StErr   = 3'd6
+  } qp_state_e;
+
+  // enum ib_qp_type values of the supported types.
+  parameter logic [2:0] TypeRc = 3'd2;
+  parameter logic [2:0] TypeUc = 3'd3;
+  parameter logic [2:0] TypeUd = 3'd4;
+
+  // enum ib_qp_attr_mask bit positions.
+  parameter logic [31:0] AttrState            = 32'h0000_0001;
+  parameter logic [31:0] AttrCurState         = 32'h0000_0002;
+  parameter logic [31:0] AttrEnSqdAsyncNotify = 32'h0000_0004;
+  parameter logic [31:0] AttrAccessFlags      = 32'h0000_0008;
+  parameter logic [31:0] AttrPkeyIndex        = 32'h0000_0010;
+  parameter logic [31:0] AttrPort             = 32'h0000_0020;
+  parameter logic [31:0] AttrQkey             = 32'h0000_0040;
+  parameter logic [31:0] AttrAv               = 32'h0000_0080;
+  parameter logic [31:0] AttrPathMtu          = 32'h0000_0100;
+  parameter logic [31:0] AttrTimeout          = 32'h0000_0200;
+  parameter logic [31:0] AttrRetryCnt         = 32'h0000_0400;
+  parameter logic [31:0] AttrRnrRetry         = 32'h0000_0800;
+  parameter logic [31:0] AttrRqPsn            = 32'h0000_1000;
+  parameter logic [31:0] AttrMaxQpRdAtomic    = 32'h0000_2000;
+  parameter logic [31:0] AttrAltPath          = 32'h0000_4000;
+  parameter logic [31:0] AttrMinRnrTimer      = 32'h0000_8000;
+  parameter logic [31:0] AttrSqPsn            = 32'h0001_0000;
+  parameter logic [31:0] AttrMaxDestRdAtomic  = 32'h0002_0000;
+  parameter logic [31:0] AttrPathMigState     = 32'h0004_0000;
+  parameter logic [31:0] AttrDestQpn          = 32'h0010_0000;
+
+  // Command opcodes (our encoding).
+  parameter logic [7:0] OpMapPage   = 8'h01;
+  parameter logic [7:0] OpUnmapPage = 8'h02;
+  parameter logic [7:0] OpCreateQp  = 8'h10;
+  parameter logic [7:0] OpModifyQp  = 8'h11;
+  parameter logic [7:0] OpQueryQp   = 8'h12;
+  parameter logic [7:0] OpDestroyQp = 8'h13;
+  parameter logic [7:0] OpPinQp     = 8'h20;
+  parameter logic [7:0] OpUnpinQp   = 8'h21;
+  parameter logic [7:0] OpSyncCache = 8'h22;
+  parameter logic [7:0] OpPortFault = 8'h30;
+
+  // mlx5 command status values.
+  parameter logic [7:0] StatusOk         = 8'h00;
+  parameter logic [7:0] StatusIntErr     = 8'h01;
+  parameter logic [7:0] StatusBadOp      = 8'h02;
+  parameter logic [7:0] StatusBadParam   = 8'h03;
+  parameter logic [7:0] StatusBadRes     = 8'h05;
+  parameter logic [7:0] StatusResBusy    = 8'h06;
+  parameter logic [7:0] StatusBadQpState = 8'h10;
+
+  // Largest log2 queue size CREATE_QP accepts.
+  parameter int unsigned MaxLogQ = 15;
+
+  // The QP context: 512 bits, 64 bytes little-endian in memory. The last field sits at
+  // bit 0. Hardware-updated fields first, software-set fields last.
+  typedef struct packed {
+    logic [13:0] reserved;
+    // --- updated by hardware on its own
+    logic [7:0]  err_syndrome;
+    logic [7:0]  epoch;
+    logic [7:0]  dma_inflight;
+    logic        comm_est_seen;
+    logic [1:0]  rx_msg_class;
+    logic        rx_msg_open;
+    logic [2:0]  cur_rnr_retry;
+    logic [2:0]  cur_retry_cnt;
+    logic [15:0] sq_issued;
+    logic [15:0] rq_ci;
+    logic [15:0] sq_ci;
+    logic [15:0] rq_pi;
+    logic [15:0] sq_pi;
+    logic [4:0]  dest_rd_atomic_inflight;
+    logic [4:0]  rd_atomic_outstanding;
+    logic [23:0] expected_psn;
+    logic [23:0] next_send_psn;
+    // --- set by software (CREATE_QP / MODIFY_QP)
+    logic        en_sqd_async_notify;
+    logic [4:0]  log_rq_size;
+    logic [4:0]  log_sq_size;
+    logic [23:0] cqn_rcv;
+    logic [23:0] cqn_snd;
+    logic [4:0]  max_dest_rd_atomic;
+    logic [4:0]  max_rd_atomic;
+    logic [23:0] rq_psn;
+    logic [23:0] sq_psn;
+    logic [4:0]  min_rnr_timer;
+    logic [2:0]  rnr_retry;
+    logic [2:0]  retry_cnt;
+    logic [4:0]  timeout;
+    logic [1:0]  path_mig_state;
+    logic [4:0]  alt_timeout;
+    logic [1:0]  alt_port;
+    logic [15:0] alt_pkey_index;
+    logic [7:0]  alt_av_sgid_index;
+    logic [3:0]  alt_av_sl;
+    logic [15:0] alt_av_dlid;
+    logic [7:0]  av_sgid_index;
+    logic [3:0]  av_sl;
+    logic [15:0] av_dlid;
+    logic [23:0] dest_qpn;
+    logic [2:0]  path_mtu;
+    logic [3:0]  access_flags;
+    logic [31:0] qkey;
+    logic [15:0] pkey_index;
+    logic [1:0]  port;
+    logic [23:0] pd;
+    logic [2:0]  qp_type;
+    logic [2:0]  state;     // a qp_state_e value
+    logic        valid;
+  } qpc_t;
+
+  parameter int unsigned QpcW = 512;
+
+  // An address vector as a command carries it (struct ibv_ah_attr widths).
+  typedef struct packed {
+    logic [15:0] dlid;
+    logic [7:0]  sl;
+    logic [7:0]  sgid_index;
+  } cmd_av_t;
+
+  // One command. Attribute values have the widths of struct ibv_qp_attr so that every
+  // range check happens here, in hardware (SPEC.md §4).
+  typedef struct packed {
+    logic [63:0] page_address;         // MAP_PAGE
+    logic [31:0] dir_index;            // MAP_PAGE / UNMAP_PAGE
+    logic [7:0]  log_rq_size;          // CREATE_QP ...
+    logic [7:0]  log_sq_size;
+    logic [31:0] cqn_rcv;
+    logic [31:0] cqn_snd;
+    logic [31:0] pd;
+    logic [7:0]  qp_type;              // ... CREATE_QP
+    logic [31:0] dest_qp_num;          // MODIFY_QP attributes ...
+    logic [7:0]  path_mig_state;
+    logic [7:0]  max_dest_rd_atomic;
+    logic [31:0] sq_psn;
+    logic [7:0]  min_rnr_timer;
+    logic [7:0]  alt_timeout;
+    logic [7:0]  alt_port_num;
+    logic [15:0] alt_pkey_index;
+    cmd_av_t     alt_av;
+    logic [7:0]  max_rd_atomic;
+    logic [31:0] rq_psn;
+    logic [7:0]  rnr_retry;
+    logic [7:0]  retry_cnt;
+    logic [7:0]  timeout;
+    logic [7:0]  path_mtu;
+    cmd_av_t     av;
+    logic [31:0] qkey;
+    logic [7:0]  port_num;             // also PORT_FAULT's port
+    logic [15:0] pkey_index;
+    logic [31:0] qp_access_flags;
+    logic [7:0]  en_sqd_async_notify;
+    logic [7:0]  cur_qp_state;
+    logic [7:0]  qp_state;             // ... MODIFY_QP attributes
+    logic [31:0] attr_mask;
+    logic [31:0] qpn;
+    logic [7:0]  opcode;
+  } cmd_t;
+
+  // What a refused command names: attribute bits in ib_qp_attr_mask positions.
+  typedef struct packed {
+    logic [31:0] bad_value;  // out-of-range values (step 4)
+    logic [31:0] forbidden;  // bits outside REQUIRED | OPTIONAL | STATE (step 3)
+    logic [31:0] missing;    // REQUIRED bits absent (step 3)
+  } syndrome_t;
+
+  // One response. qpc is the context after the command for OK answers of CREATE, MODIFY,
+  // QUERY, PIN and UNPIN; zero otherwise.
+  typedef struct packed {
+    qpc_t        qpc;
+    syndrome_t   syndrome;
+    logic [7:0]  status;
+  } rsp_t;
+
+  // The QPC-access interface between the command unit and whatever holds the contexts
+  // (the on-chip store now, the QP cache and table walker later). One response per request.
+  typedef enum logic [1:0] {
+    CtxRead     = 2'd0,  // read the QPC of index
+    CtxWrite    = 2'd1,  // write wdata as the QPC of index
+    CtxDirWrite = 2'd2   // write dir_entry as directory entry index (MAP/UNMAP_PAGE)
+  } ctx_op_e;
+
+  typedef enum logic [1:0] {
+    CtxOk       = 2'd0,
+    CtxMemErr   = 2'd1,  // the memory answered with an error
+    CtxUnmapped = 2'd2   // the QPN's page is not mapped: nothing was accessed
+  } ctx_status_e;
+
+  // Directory entry {valid, page_address} (SPEC.md §3.2): bit 0 is valid, the page
+  // address is 4 KiB aligned so its low bits are free.
+  typedef struct packed {
+    logic [QpnW-1:0] index;      // QPN, or directory index for CtxDirWrite
+    logic [63:0]     dir_entry;
+    qpc_t            wdata;
+    ctx_op_e         op;
+  } ctx_req_t;
+
+  typedef struct packed {
+    qpc_t        rdata;
+    ctx_status_e status;
+  } ctx_rsp_t;
+
+endpackage

@@ -1,0 +1,50 @@
+// Driver and monitor of qpm_top's command / response streams.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <random>
+
+#include "testbench.h"
+
+namespace qpm {
+
+// Drives queued commands on cmd_valid/cmd_i, with optional random idle cycles, and
+// reports each command at the edge that accepts it.
+class CommandDriver : public TbExtension {
+ public:
+  using AcceptFn = std::function<void(const Command &)>;
+  CommandDriver(std::mt19937_64 &rng, AcceptFn on_accept, double idle_prob = 0.0)
+      : rng_(rng), on_accept_(std::move(on_accept)), idle_prob_(idle_prob) {}
+
+  void push(const Command &cmd) { queue_.push_back(cmd); }
+  bool idle() const { return queue_.empty() && !driving_; }
+  void before_edge(Dut &dut) override;
+  void after_edge(Dut &dut) override;
+
+ private:
+  std::mt19937_64 &rng_;
+  AcceptFn on_accept_;
+  double idle_prob_;
+  std::deque<Command> queue_;
+  bool driving_ = false;
+};
+
+// Takes responses off rsp_valid/rsp_o, with optional random back-pressure on rsp_ready.
+class ResponseMonitor : public TbExtension {
+ public:
+  using ResponseFn = std::function<void(const Response &)>;
+  ResponseMonitor(std::mt19937_64 &rng, ResponseFn on_response, double stall_prob = 0.0)
+      : rng_(rng), on_response_(std::move(on_response)), stall_prob_(stall_prob) {}
+
+  void before_edge(Dut &dut) override;
+  void after_edge(Dut &dut) override;
+
+ private:
+  std::mt19937_64 &rng_;
+  ResponseFn on_response_;
+  double stall_prob_;
+  bool ready_ = false;
+};
+
+}  // namespace qpm

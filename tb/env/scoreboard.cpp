@@ -1,0 +1,56 @@
+#include "scoreboard.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "script.h"
+
+namespace qpm {
+
+void Scoreboard::on_accept(const Command &cmd) {
+  expected_.push_back({accepted_++, cmd, model_.execute(cmd)});
+}
+
+void Scoreboard::on_response(const Response &actual) {
+  if (expected_.empty()) {
+    ++mismatch_count_;
+    spdlog::error("response without a command: status {}", status_name(actual.status));
+    return;
+  }
+  Pending p = expected_.front();
+  expected_.pop_front();
+  ++checked_;
+  ++status_counts_[actual.status];
+  last_response_ = actual;
+  last_expected_ = p.expected;
+  const std::string diff = difference(p.expected, actual);
+  if (!diff.empty()) {
+    ++mismatch_count_;
+    spdlog::error("MISMATCH at command #{}: {}\n{}", p.index, format_command(p.cmd), diff);
+    if (first_mismatches_.size() < kKeep) {
+      first_mismatches_.push_back({p.index, p.cmd, p.expected, actual, diff});
+    }
+  }
+}
+
+std::string Scoreboard::difference(const Response &expected, const Response &actual) {
+  std::string out;
+  if (expected.status != actual.status) {
+    out += fmt::format("  status: expected {} got {}\n", status_name(expected.status),
+                       status_name(actual.status));
+  }
+  auto syn = [&](const char *name, uint32_t e, uint32_t a) {
+    if (e != a) out += fmt::format("  {}: expected {} got {}\n", name, mask_names(e), mask_names(a));
+  };
+  syn("missing", expected.syndrome.missing, actual.syndrome.missing);
+  syn("forbidden", expected.syndrome.forbidden, actual.syndrome.forbidden);
+  syn("bad_value", expected.syndrome.bad_value, actual.syndrome.bad_value);
+  for (const auto &f : kQpcLayout) {
+    const uint32_t e = expected.qpc.*f.member;
+    const uint32_t a = actual.qpc.*f.member;
+    if (e != a) out += fmt::format("  qpc.{}: expected {:#x} got {:#x}\n", f.name, e, a);
+  }
+  return out;
+}
+
+}  // namespace qpm

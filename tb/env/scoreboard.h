@@ -1,0 +1,64 @@
+// Compares every RTL response with the golden model's prediction.
+//
+// The prediction is made when the RTL accepts the command (the model executes it then),
+// and responses come back in command order, so expected responses wait in a FIFO.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "golden_model.h"
+
+namespace qpm {
+
+struct Mismatch {
+  uint64_t index;  // 0-based command number
+  Command cmd;
+  Response expected;
+  Response actual;
+  std::string difference;
+};
+
+class Scoreboard {
+ public:
+  explicit Scoreboard(GoldenModel &model) : model_(model) {}
+
+  void on_accept(const Command &cmd);
+  void on_response(const Response &actual);
+
+  uint64_t accepted() const { return accepted_; }
+  uint64_t checked() const { return checked_; }
+  uint64_t mismatches() const { return mismatch_count_; }
+  size_t outstanding() const { return expected_.size(); }
+  const std::map<Status, uint64_t> &status_counts() const { return status_counts_; }
+  // The first mismatches (at most kKeep), for reports.
+  const std::vector<Mismatch> &first_mismatches() const { return first_mismatches_; }
+  const Response &last_response() const { return last_response_; }
+  const Response &last_expected() const { return last_expected_; }
+
+  // Field-by-field description of how two responses differ ("" when equal).
+  static std::string difference(const Response &expected, const Response &actual);
+
+ private:
+  static constexpr size_t kKeep = 10;
+  struct Pending {
+    uint64_t index;
+    Command cmd;
+    Response expected;
+  };
+
+  GoldenModel &model_;
+  std::deque<Pending> expected_;
+  uint64_t accepted_ = 0;
+  uint64_t checked_ = 0;
+  uint64_t mismatch_count_ = 0;
+  std::map<Status, uint64_t> status_counts_;
+  std::vector<Mismatch> first_mismatches_;
+  Response last_response_;
+  Response last_expected_;
+};
+
+}  // namespace qpm

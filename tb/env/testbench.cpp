@@ -1,0 +1,74 @@
+#include "testbench.h"
+
+#include <verilated.h>
+#if VM_COVERAGE
+#include <verilated_cov.h>
+#endif
+
+#include <unistd.h>
+
+#include <stdexcept>
+
+namespace qpm {
+
+Testbench::Testbench(const std::string &config, uint64_t seed, const std::string &trace_path)
+    : ctx_(std::make_unique<VerilatedContext>()), config_(find_dut_config(config)) {
+  if (!config_) throw std::invalid_argument("unknown configuration '" + config + "'");
+  ctx_->debug(0);
+  ctx_->randReset(2);  // every register and memory bit starts random
+  ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
+  ctx_->fatalOnError(false);  // a failing assertion sets gotError() instead of aborting
+  if (!trace_path.empty()) ctx_->traceEverOn(true);
+  dut_ = make_dut(config, ctx_.get());
+  if (!trace_path.empty()) dut_->open_trace(trace_path);
+  dut_->set_clk(false);
+  dut_->set_rst_n(true);
+  dut_->set_cmd_valid(false);
+  dut_->set_rsp_ready(false);
+  dut_->eval();
+}
+
+Testbench::~Testbench() {
+  dut_->final();
+  dut_->close_trace();
+#if VM_COVERAGE
+  // One file per testbench: coverage-<pid>-<n>.dat, merged by verilator_coverage.
+  static int instance = 0;
+  const std::string file = "coverage-" + std::to_string(getpid()) + "-" +
+                           std::to_string(instance++) + ".dat";
+  ctx_->coveragep()->write(file.c_str());
+#endif
+}
+
+void Testbench::step_time() {
+  dut_->dump_trace(time_);
+  ++time_;
+  ctx_->timeInc(1);
+}
+
+void Testbench::reset() {
+  dut_->set_rst_n(true);
+  dut_->eval();
+  dut_->set_rst_n(false);  // the negedge the asynchronous reset needs
+  dut_->eval();
+  for (int i = 0; i < 4; ++i) tick();
+  dut_->set_rst_n(true);
+  dut_->eval();
+}
+
+void Testbench::tick() {
+  dut_->set_clk(false);
+  dut_->eval();
+  step_time();
+  for (auto *e : extensions_) e->before_edge(*dut_);
+  dut_->set_clk(true);
+  dut_->eval();
+  step_time();
+  for (auto *e : extensions_) e->after_edge(*dut_);
+  dut_->eval();
+  ++cycles_;
+}
+
+bool Testbench::assertion_failed() const { return ctx_->gotError(); }
+
+}  // namespace qpm

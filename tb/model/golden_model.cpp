@@ -1,0 +1,283 @@
+#include "golden_model.h"
+
+#include <stdexcept>
+
+#include "qp_trans_table.h"
+
+namespace qpm {
+namespace {
+
+constexpr uint32_t kPsnLimit = 1u << 24;  // PSNs, QPNs, PD and CQ numbers: 24 bits
+constexpr uint32_t kMaxPathMtu = 5;       // IB_MTU_4096
+constexpr uint32_t kMaxTimeout = 31;      // 5-bit codes: timeout, min_rnr_timer
+constexpr uint32_t kMaxRetry = 7;         // 3-bit counts: retry_cnt, rnr_retry
+constexpr uint32_t kMaxSl = 15;
+constexpr uint32_t kMaxPathMigState = 2;  // MIGRATED, REARM, ARMED
+constexpr uint64_t kDirPageAlign = 4096;
+
+uint32_t width_mask(unsigned width) {
+  return width >= 32 ? 0xffffffffu : (1u << width) - 1;
+}
+
+// Every field held at its QPC width, as the packed RTL record holds it.
+void mask_to_widths(Qpc *q) {
+  for (const auto &f : kQpcLayout) q->*f.member &= width_mask(f.width);
+}
+
+// SPEC §10: a reset clears every hardware-updated field and starts a new epoch, so a
+// stale operation of the old incarnation can be recognised and dropped.
+void reset_hw_fields(Qpc *q) {
+  const uint32_t next_epoch = (q->epoch + 1) & 0xffu;
+  for (const auto &f : kQpcLayout) {
+    if (f.hw_updated) q->*f.member = 0;
+  }
+  q->epoch = next_epoch;
+}
+
+bool is_supported_type(uint32_t t) {
+  return t == static_cast<uint32_t>(QpType::RC) || t == static_cast<uint32_t>(QpType::UC) ||
+         t == static_cast<uint32_t>(QpType::UD);
+}
+
+Response fail(Status s, const Syndrome &syn = Syndrome{}) {
+  Response r;
+  r.status = s;
+  r.syndrome = syn;
+  return r;  // r.qpc stays all-zero: only OK answers carry a QPC
+}
+
+Response ok_with(const Qpc &q) {
+  Response r;
+  r.qpc = q;
+  return r;
+}
+
+// Writes every attribute of an accepted modify into its QPC field (docs: "what an
+// accepted modify writes"). STATE and the RTS->SQD rule are handled by the caller.
+void write_attributes(const Command &c, Qpc *q) {
+  const uint32_t m = c.attr_mask;
+  if (m & attr::kAccessFlags) q->access_flags = c.qp_access_flags;
+  if (m & attr::kPkeyIndex) q->pkey_index = c.pkey_index;
+  if (m & attr::kPort) q->port = c.port_num;
+  if (m & attr::kQkey) q->qkey = c.qkey;
+  if (m & attr::kAv) {
+    q->av_dlid = c.av.dlid;
+    q->av_sl = c.av.sl;
+    q->av_sgid_index = c.av.sgid_index;
+  }
+  if (m & attr::kPathMtu) q->path_mtu = c.path_mtu;
+  if (m & attr::kTimeout) q->timeout = c.timeout;
+  // The hardware-owned running copies start from what software sets (SPEC §3.1, §6).
+  if (m & attr::kRetryCnt) q->retry_cnt = q->cur_retry_cnt = c.retry_cnt;
+  if (m & attr::kRnrRetry) q->rnr_retry = q->cur_rnr_retry = c.rnr_retry;
+  if (m & attr::kRqPsn) q->rq_psn = q->expected_psn = c.rq_psn;
+  if (m & attr::kSqPsn) q->sq_psn = q->next_send_psn = c.sq_psn;
+  if (m & attr::kMaxQpRdAtomic) q->max_rd_atomic = c.max_rd_atomic;
+  if (m & attr::kMaxDestRdAtomic) q->max_dest_rd_atomic = c.max_dest_rd_atomic;
+  if (m & attr::kAltPath) {
+    q->alt_av_dlid = c.alt_av.dlid;
+    q->alt_av_sl = c.alt_av.sl;
+    q->alt_av_sgid_index = c.alt_av.sgid_index;
+    q->alt_pkey_index = c.alt_pkey_index;
+    q->alt_port = c.alt_port_num;
+    q->alt_timeout = c.alt_timeout;
+  }
+  if (m & attr::kMinRnrTimer) q->min_rnr_timer = c.min_rnr_timer;
+  if (m & attr::kPathMigState) q->path_mig_state = c.path_mig_state;
+  if (m & attr::kDestQpn) q->dest_qpn = c.dest_qp_num;
+}
+
+}  // namespace
+
+Syndrome check_modify_mask(uint32_t qp_type, uint32_t cur, uint32_t next, uint32_t mask) {
+  const TransEntry e = lookup_transition(qp_type, cur, next);
+  Syndrome s;
+  s.missing = e.req & ~mask;
+  s.forbidden = mask & ~(e.req | e.opt | attr::kState);
+  return s;
+}
+
+uint32_t bad_value_bits(const Command &c, const Config &cfg) {
+  const uint32_t m = c.attr_mask;
+  uint32_t bad = 0;
+  auto check = [&](uint32_t bit, bool in_range) {
+    if ((m & bit) && !in_range) bad |= bit;
+  };
+  const auto port_ok = [&](uint32_t p) { return p >= 1 && p <= cfg.num_ports; };
+  check(attr::kPort, port_ok(c.port_num));
+  check(attr::kPkeyIndex, c.pkey_index < cfg.pkey_tbl);
+  check(attr::kPathMtu, c.path_mtu >= 1 && c.path_mtu <= kMaxPathMtu);
+  check(attr::kTimeout, c.timeout <= kMaxTimeout);
+  check(attr::kRetryCnt, c.retry_cnt <= kMaxRetry);
+  check(attr::kRnrRetry, c.rnr_retry <= kMaxRetry);
+  check(attr::kMinRnrTimer, c.min_rnr_timer <= kMaxTimeout);
+  check(attr::kMaxQpRdAtomic, c.max_rd_atomic <= cfg.max_rd_atomic);
+  check(attr::kMaxDestRdAtomic, c.max_dest_rd_atomic <= cfg.max_rd_atomic);
+  check(attr::kAccessFlags, (c.qp_access_flags & ~access::kAll) == 0);
+  check(attr::kSqPsn, c.sq_psn < kPsnLimit);
+  check(attr::kRqPsn, c.rq_psn < kPsnLimit);
+  check(attr::kDestQpn, c.dest_qp_num < kPsnLimit);
+  // dlid (16 bits) and sgid_index (8 bits) cannot be out of range on the command port.
+  check(attr::kAv, c.av.sl <= kMaxSl);
+  check(attr::kAltPath, c.alt_av.sl <= kMaxSl && port_ok(c.alt_port_num) &&
+                            c.alt_pkey_index < cfg.pkey_tbl &&
+                            c.alt_timeout <= kMaxTimeout);
+  check(attr::kPathMigState, c.path_mig_state <= kMaxPathMigState);
+  check(attr::kEnSqdAsyncNotify, c.en_sqd_async_notify <= 1);
+  return bad;
+}
+
+GoldenModel::GoldenModel(const Config &cfg)
+    : cfg_(cfg), qpcs_(cfg.qpn_limit), dir_(cfg.qpn_limit >> cfg.page_bits) {}
+
+const Qpc &GoldenModel::qpc(uint32_t qpn) const { return qpcs_.at(qpn); }
+
+void GoldenModel::force_state(uint32_t qpn, QpState s) {
+  Qpc &q = qpcs_.at(qpn);
+  q.state = static_cast<uint32_t>(s);
+  mask_to_widths(&q);
+}
+
+void GoldenModel::force_qpc(uint32_t qpn, const Qpc &q) {
+  Qpc &dst = qpcs_.at(qpn);
+  dst = q;
+  mask_to_widths(&dst);
+}
+
+const GoldenModel::DirEntry &GoldenModel::dir_entry(uint32_t index) const {
+  return dir_.at(index);
+}
+
+bool GoldenModel::exists(uint32_t qpn) const {
+  return qpn < cfg_.qpn_limit && qpcs_[qpn].valid;
+}
+
+Response GoldenModel::execute(const Command &cmd) {
+  switch (cmd.opcode_byte()) {
+    case static_cast<uint8_t>(Opcode::CreateQp):
+      return create_qp(cmd);
+    case static_cast<uint8_t>(Opcode::ModifyQp):
+      return modify_qp(cmd);
+    case static_cast<uint8_t>(Opcode::QueryQp):
+    case static_cast<uint8_t>(Opcode::PinQp):
+    case static_cast<uint8_t>(Opcode::UnpinQp):
+      // PIN/UNPIN are eviction hints; the all-on-chip store has nothing to do.
+      return read_qp(cmd);
+    case static_cast<uint8_t>(Opcode::DestroyQp):
+      return destroy_qp(cmd);
+    case static_cast<uint8_t>(Opcode::SyncCache):
+      return Response{};  // nothing to write back: OK, zero QPC
+    case static_cast<uint8_t>(Opcode::MapPage):
+      return map_page(cmd);
+    case static_cast<uint8_t>(Opcode::UnmapPage):
+      return unmap_page(cmd);
+    default:
+      // Unknown opcodes, and PORT_FAULT until the errors issue implements it.
+      return fail(Status::BadOp);
+  }
+}
+
+Response GoldenModel::create_qp(const Command &cmd) {
+  if (cmd.qpn >= cfg_.qpn_limit) return fail(Status::BadRes);
+  if (cmd.qpn <= 1) return fail(Status::BadParam);  // QPN 0 and 1 are reserved
+  if (!is_supported_type(cmd.qp_type) || cmd.pd >= kPsnLimit || cmd.cqn_snd >= kPsnLimit ||
+      cmd.cqn_rcv >= kPsnLimit || cmd.log_sq_size > cfg_.max_log_q ||
+      cmd.log_rq_size > cfg_.max_log_q) {
+    return fail(Status::BadParam);
+  }
+  Qpc &q = qpcs_[cmd.qpn];
+  if (q.valid) return fail(Status::ResBusy);
+
+  Qpc fresh;
+  fresh.valid = 1;
+  fresh.state = static_cast<uint32_t>(QpState::Reset);
+  fresh.qp_type = cmd.qp_type;
+  fresh.pd = cmd.pd;
+  fresh.cqn_snd = cmd.cqn_snd;
+  fresh.cqn_rcv = cmd.cqn_rcv;
+  fresh.log_sq_size = cmd.log_sq_size;
+  fresh.log_rq_size = cmd.log_rq_size;
+  fresh.epoch = q.epoch;  // the destroyed incarnation's epoch lives on
+  q = fresh;
+  mask_to_widths(&q);
+  return ok_with(q);
+}
+
+Response GoldenModel::modify_qp(const Command &cmd) {
+  // 1. Existence.
+  if (!exists(cmd.qpn)) return fail(Status::BadRes);
+  const Qpc &q = qpcs_[cmd.qpn];
+  const uint32_t mask = cmd.attr_mask;
+  const uint32_t cur = q.state;
+
+  // 2. State. CUR_STATE may only assert RTR/RTS/SQD/SQE (the kernel's rule) and must
+  // match; a next state above ERR has no table entry, so it fails here too.
+  if (mask & attr::kCurState) {
+    const uint32_t asserted = cmd.cur_qp_state;
+    const bool allowed = asserted >= static_cast<uint32_t>(QpState::Rtr) &&
+                         asserted <= static_cast<uint32_t>(QpState::Sqe);
+    if (!allowed || asserted != cur) return fail(Status::BadQpState);
+  }
+  const uint32_t next = (mask & attr::kState) ? cmd.qp_state : cur;
+  if (!lookup_transition(q.qp_type, cur, next).valid) return fail(Status::BadQpState);
+  const bool draining =
+      cur == static_cast<uint32_t>(QpState::Sqd) && q.sq_ci != q.sq_issued;
+  const bool to_reset = next == static_cast<uint32_t>(QpState::Reset);
+  const bool to_err = next == static_cast<uint32_t>(QpState::Err);
+  if (draining && !to_reset && !to_err) return fail(Status::BadQpState);
+
+  // 3. Mask against the transition's REQUIRED / OPTIONAL sets.
+  const Syndrome mask_syn = check_modify_mask(q.qp_type, cur, next, mask);
+  if (mask_syn.missing != 0 || mask_syn.forbidden != 0) {
+    return fail(Status::BadParam, mask_syn);
+  }
+
+  // 4. Values of the attributes present.
+  Syndrome value_syn;
+  value_syn.bad_value = bad_value_bits(cmd, cfg_);
+  if (value_syn.bad_value != 0) return fail(Status::BadParam, value_syn);
+
+  // Accepted: compute the new context, then commit it whole.
+  Qpc n = q;
+  write_attributes(cmd, &n);
+  n.state = next;
+  if (cur == static_cast<uint32_t>(QpState::Rts) &&
+      next == static_cast<uint32_t>(QpState::Sqd)) {
+    // Every RTS->SQD sets it; absent from the mask means "no notification" (SPEC §5).
+    n.en_sqd_async_notify = (mask & attr::kEnSqdAsyncNotify) ? cmd.en_sqd_async_notify : 0;
+  }
+  mask_to_widths(&n);
+  if (to_reset) reset_hw_fields(&n);  // after the attribute writes (docs: order)
+  qpcs_[cmd.qpn] = n;
+  return ok_with(n);
+}
+
+Response GoldenModel::read_qp(const Command &cmd) const {
+  if (!exists(cmd.qpn)) return fail(Status::BadRes);
+  return ok_with(qpcs_[cmd.qpn]);
+}
+
+Response GoldenModel::destroy_qp(const Command &cmd) {
+  if (!exists(cmd.qpn)) return fail(Status::BadRes);
+  Qpc &q = qpcs_[cmd.qpn];
+  reset_hw_fields(&q);
+  Qpc cleared;
+  cleared.epoch = q.epoch;  // only the epoch survives (valid = 0)
+  q = cleared;
+  return Response{};  // OK, zero QPC: DESTROY does not return the context
+}
+
+Response GoldenModel::map_page(const Command &cmd) {
+  if (cmd.dir_index >= dir_.size()) return fail(Status::BadParam);
+  if (cmd.page_address % kDirPageAlign != 0) return fail(Status::BadParam);
+  dir_[cmd.dir_index] = DirEntry{true, cmd.page_address};
+  return Response{};
+}
+
+Response GoldenModel::unmap_page(const Command &cmd) {
+  if (cmd.dir_index >= dir_.size()) return fail(Status::BadParam);
+  dir_[cmd.dir_index] = DirEntry{};
+  return Response{};
+}
+
+}  // namespace qpm

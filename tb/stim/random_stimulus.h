@@ -1,0 +1,50 @@
+// Random command stimulus, weighted towards legal paths through the QP state machine
+// but producing every illegal kind the command unit must refuse.
+//
+// The generator looks at the golden model's view of each QP (its type and state) to
+// choose a legal transition, then, at illegal_rate, breaks it in one of several ways.
+// All randomness comes from the one seeded mt19937_64 of the run.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "golden_model.h"
+
+namespace qpm {
+
+struct StimulusOptions {
+  uint32_t qps = 64;          // distinct QPNs the run works on
+  double illegal_rate = 0.2;  // share of commands that are broken on purpose
+};
+
+class RandomStimulus {
+ public:
+  RandomStimulus(std::mt19937_64 &rng, const GoldenModel &model, const StimulusOptions &opt);
+
+  // The next command, given the model's current state. Call after the previous command
+  // was accepted, so the model is up to date.
+  Command next();
+
+  const std::vector<uint32_t> &qpns() const { return qpns_; }
+
+ private:
+  Command create(uint32_t qpn);
+  Command modify(uint32_t qpn, const Qpc &q);
+  Command misc();
+  // Every MODIFY_QP attribute set to a random in-range value.
+  void randomize_attributes(Command &c);
+  // Puts one out-of-range value into an attribute the transition allows; false if none.
+  bool break_one_value(Command &c, uint32_t allowed);
+
+  uint32_t pick(uint32_t lo, uint32_t hi);  // uniform in [lo, hi]
+  bool chance(double p);
+
+  std::mt19937_64 &rng_;
+  const GoldenModel &model_;
+  StimulusOptions opt_;
+  std::vector<uint32_t> qpns_;
+};
+
+}  // namespace qpm
