@@ -1,8 +1,12 @@
 rtl/qpm_pkg.sv
 rtl/common/qpm_ram_1p.sv
+rtl/common/qpm_plru_tree.sv
 rtl/cmd/qpm_qp_trans_table.sv
 rtl/cmd/qpm_state_enforcer.sv
 rtl/cmd/qpm_cmd_unit.sv
 rtl/ctx/qpm_qpc_reset.sv
-rtl/ctx/qpm_qpc_store.sv
+rtl/ctx/qpm_dir_table.sv
+rtl/ctx/qpm_qpc_cache.sv
+rtl/bus/qpm_axi_master.sv
+rtl/bus/qpm_csr.sv
 rtl/qpm_top.sv

@@ -192,32 +192,55 @@ package qpm_pkg;
     logic [7:0]  status;
   } rsp_t;
 
-  // The QPC-access interface between the command unit and whatever holds the contexts
-  // (the on-chip store now, the QP cache and table walker later). One response per request.
-  typedef enum logic [1:0] {
-    CtxRead     = 2'd0,  // read the QPC of index
-    CtxWrite    = 2'd1,  // write wdata as the QPC of index
-    CtxDirWrite = 2'd2   // write dir_entry as directory entry index (MAP/UNMAP_PAGE)
+  // The QPC-access interface between the command unit (later also the datapath) and
+  // the QP cache. Requests carry a tag; each gets exactly one response with its tag.
+  // Responses to one QPN come back in request order; across QPNs they may not.
+  parameter int unsigned CtxTagW = 4;
+
+  typedef enum logic [2:0] {
+    CtxRead     = 3'd0,  // read the QPC of index (a QPN)
+    CtxWrite    = 3'd1,  // write wdata as the QPC of index
+    CtxDirWrite = 3'd2,  // write dir_entry as directory entry index (MAP/UNMAP_PAGE)
+    CtxPin      = 3'd3,  // keep the QPC of index cached (eviction hint)
+    CtxUnpin    = 3'd4,
+    CtxSync     = 3'd5   // write every dirty line back to memory
   } ctx_op_e;
 
   typedef enum logic [1:0] {
     CtxOk       = 2'd0,
     CtxMemErr   = 2'd1,  // the memory answered with an error
-    CtxUnmapped = 2'd2   // the QPN's page is not mapped: nothing was accessed
+    CtxUnmapped = 2'd2,  // QPN at or above QPN_LIMIT, or its page is not mapped:
+                         // refused without any memory access
+    CtxBusy     = 2'd3   // pin beyond capacity, or (un)map of a page holding valid QPs
   } ctx_status_e;
 
-  // Directory entry {valid, page_address} (SPEC.md §3.2): bit 0 is valid, the page
+  // Directory entry {page_address, valid} (SPEC.md §3.2): bit 0 is valid, the page
   // address is 4 KiB aligned so its low bits are free.
   typedef struct packed {
-    logic [QpnW-1:0] index;      // QPN, or directory index for CtxDirWrite
-    logic [63:0]     dir_entry;
-    qpc_t            wdata;
-    ctx_op_e         op;
+    logic [CtxTagW-1:0] tag;
+    logic [QpnW-1:0]    index;      // QPN, or directory index for CtxDirWrite
+    logic [63:0]        dir_entry;
+    qpc_t               wdata;
+    ctx_op_e            op;
   } ctx_req_t;
 
   typedef struct packed {
-    qpc_t        rdata;
-    ctx_status_e status;
+    logic [CtxTagW-1:0] tag;
+    qpc_t               rdata;
+    ctx_status_e        status;
   } ctx_rsp_t;
+
+  // Event counters reported through the CSR block (docs/qp-table.md), in register order.
+  parameter int unsigned CntHits      = 0;
+  parameter int unsigned CntMisses    = 1;
+  parameter int unsigned CntMerged    = 2;
+  parameter int unsigned CntEvictions = 3;
+  parameter int unsigned CntWritebacks = 4;
+  parameter int unsigned CntWalks     = 5;
+  parameter int unsigned CntDirHits   = 6;
+  parameter int unsigned CntRefused   = 7;
+  parameter int unsigned CntMemErrors = 8;
+  parameter int unsigned CntMissWaits = 9;
+  parameter int unsigned NumCounters  = 10;
 
 endpackage

@@ -1,34 +1,95 @@
 // qpm_top: the queue-pair management subsystem of an RDMA NIC (SPEC.md §2).
 //
-// Today: the control path. Commands enter the command unit, which checks them against
-// the hardware-enforced QP state machine and reads and writes QP contexts through the
-// QPC-access interface, implemented here by the all-on-chip QPC store. The QP cache and
-// table walker (AXI4 to host memory), the datapath, the flush and the event queue attach
-// to the same interfaces in later steps; see docs/architecture.md.
+// Commands enter the command unit, which checks them against the hardware-enforced QP
+// state machine and reads and writes QP contexts through the QPC-access interface. The
+// QP cache behind it keeps Sets x Ways contexts on chip and walks the page-table-shaped
+// QP table in host memory over the AXI4 master on a miss. Software programs the table
+// base and QPN limit, and reads the event counters, over the AXI4-Lite CSR port. The
+// datapath, the flush and the event queue attach in later steps (docs/architecture.md).
 module qpm_top #(
-  parameter int unsigned QpnLimit    = 4096,  // QPNs 0 .. QpnLimit-1 (0 and 1 reserved)
+  parameter int unsigned Sets        = 64,    // QP cache sets (power of two)
+  parameter int unsigned Ways        = 4,     // QP cache ways (power of two)
+  parameter int unsigned Mshrs       = 8,     // outstanding misses
   parameter int unsigned PageBits    = 6,     // QPCs per QP-table page = 2**PageBits
+  parameter int unsigned DirEntries  = 256,   // directory entries; max QPN_LIMIT = DirEntries << PageBits
   parameter int unsigned NumPorts    = 2,     // physical ports, numbered 1 .. NumPorts
   parameter int unsigned PkeyTbl     = 128,   // P_Key table entries per port
-  parameter int unsigned MaxRdAtomic = 16     // largest max_rd_atomic / max_dest_rd_atomic
+  parameter int unsigned MaxRdAtomic = 16,    // largest max_rd_atomic / max_dest_rd_atomic
+  localparam int unsigned AxiIdW     = 4
 ) (
-  input  logic          clk_i,
-  input  logic          rst_ni,
+  input  logic              clk_i,
+  input  logic              rst_ni,
   // control-plane commands and their responses, in order
-  input  logic          cmd_valid_i,
-  output logic          cmd_ready_o,
-  input  qpm_pkg::cmd_t cmd_i,
-  output logic          rsp_valid_o,
-  input  logic          rsp_ready_i,
-  output qpm_pkg::rsp_t rsp_o
+  input  logic              cmd_valid_i,
+  output logic              cmd_ready_o,
+  input  qpm_pkg::cmd_t     cmd_i,
+  output logic              rsp_valid_o,
+  input  logic              rsp_ready_i,
+  output qpm_pkg::rsp_t     rsp_o,
+  // AXI4 master to the host memory holding the QP table
+  output logic              m_axi_awvalid_o,
+  input  logic              m_axi_awready_i,
+  output logic [AxiIdW-1:0] m_axi_awid_o,
+  output logic [63:0]       m_axi_awaddr_o,
+  output logic [7:0]        m_axi_awlen_o,
+  output logic [2:0]        m_axi_awsize_o,
+  output logic [1:0]        m_axi_awburst_o,
+  output logic [3:0]        m_axi_awcache_o,
+  output logic [2:0]        m_axi_awprot_o,
+  output logic              m_axi_wvalid_o,
+  input  logic              m_axi_wready_i,
+  output logic [255:0]      m_axi_wdata_o,
+  output logic [31:0]       m_axi_wstrb_o,
+  output logic              m_axi_wlast_o,
+  input  logic              m_axi_bvalid_i,
+  output logic              m_axi_bready_o,
+  input  logic [AxiIdW-1:0] m_axi_bid_i,
+  input  logic [1:0]        m_axi_bresp_i,
+  output logic              m_axi_arvalid_o,
+  input  logic              m_axi_arready_i,
+  output logic [AxiIdW-1:0] m_axi_arid_o,
+  output logic [63:0]       m_axi_araddr_o,
+  output logic [7:0]        m_axi_arlen_o,
+  output logic [2:0]        m_axi_arsize_o,
+  output logic [1:0]        m_axi_arburst_o,
+  output logic [3:0]        m_axi_arcache_o,
+  output logic [2:0]        m_axi_arprot_o,
+  input  logic              m_axi_rvalid_i,
+  output logic              m_axi_rready_o,
+  input  logic [AxiIdW-1:0] m_axi_rid_i,
+  input  logic [255:0]      m_axi_rdata_i,
+  input  logic [1:0]        m_axi_rresp_i,
+  input  logic              m_axi_rlast_i,
+  // AXI4-Lite CSR slave
+  input  logic              s_axil_awvalid_i,
+  output logic              s_axil_awready_o,
+  input  logic [11:0]       s_axil_awaddr_i,
+  input  logic              s_axil_wvalid_i,
+  output logic              s_axil_wready_o,
+  input  logic [31:0]       s_axil_wdata_i,
+  input  logic [3:0]        s_axil_wstrb_i,
+  output logic              s_axil_bvalid_o,
+  input  logic              s_axil_bready_i,
+  output logic [1:0]        s_axil_bresp_o,
+  input  logic              s_axil_arvalid_i,
+  output logic              s_axil_arready_o,
+  input  logic [11:0]       s_axil_araddr_i,
+  output logic              s_axil_rvalid_o,
+  input  logic              s_axil_rready_i,
+  output logic [31:0]       s_axil_rdata_o,
+  output logic [1:0]        s_axil_rresp_o
 );
+
+  logic [63:0] qpt_base;
+  logic [31:0] qpn_limit;
+  logic [1:0]  evict_policy;
+  logic [qpm_pkg::NumCounters-1:0] counts;
 
   logic              ctx_req_valid, ctx_req_ready, ctx_rsp_valid;
   qpm_pkg::ctx_req_t ctx_req;
   qpm_pkg::ctx_rsp_t ctx_rsp;
 
   qpm_cmd_unit #(
-    .QpnLimit    (QpnLimit),
     .PageBits    (PageBits),
     .NumPorts    (NumPorts),
     .PkeyTbl     (PkeyTbl),
@@ -36,6 +97,7 @@ module qpm_top #(
   ) u_cmd_unit (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
+    .qpn_limit_i     (qpn_limit),
     .cmd_valid_i     (cmd_valid_i),
     .cmd_ready_o     (cmd_ready_o),
     .cmd_i           (cmd_i),
@@ -49,16 +111,132 @@ module qpm_top #(
     .ctx_rsp_i       (ctx_rsp)
   );
 
-  qpm_qpc_store #(
-    .QpnLimit (QpnLimit)
-  ) u_qpc_store (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (ctx_req_valid),
-    .req_ready_o (ctx_req_ready),
-    .req_i       (ctx_req),
-    .rsp_valid_o (ctx_rsp_valid),
-    .rsp_o       (ctx_rsp)
+  logic              mem_req_valid, mem_req_ready, mem_req_write, mem_req_line;
+  logic [AxiIdW-1:0] mem_req_id, mem_rsp_id;
+  logic [63:0]       mem_req_addr;
+  logic [511:0]      mem_req_wdata, mem_rsp_rdata;
+  logic              mem_rsp_valid, mem_rsp_write, mem_rsp_error;
+
+  qpm_qpc_cache #(
+    .Sets       (Sets),
+    .Ways       (Ways),
+    .Mshrs      (Mshrs),
+    .PageBits   (PageBits),
+    .DirEntries (DirEntries),
+    .MemIdW     (AxiIdW)
+  ) u_qpc_cache (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .qpt_base_i      (qpt_base),
+    .qpn_limit_i     (qpn_limit),
+    .req_valid_i     (ctx_req_valid),
+    .req_ready_o     (ctx_req_ready),
+    .req_i           (ctx_req),
+    .rsp_valid_o     (ctx_rsp_valid),
+    .rsp_o           (ctx_rsp),
+    .mem_req_valid_o (mem_req_valid),
+    .mem_req_ready_i (mem_req_ready),
+    .mem_req_write_o (mem_req_write),
+    .mem_req_id_o    (mem_req_id),
+    .mem_req_addr_o  (mem_req_addr),
+    .mem_req_line_o  (mem_req_line),
+    .mem_req_wdata_o (mem_req_wdata),
+    .mem_rsp_valid_i (mem_rsp_valid),
+    .mem_rsp_write_i (mem_rsp_write),
+    .mem_rsp_id_i    (mem_rsp_id),
+    .mem_rsp_error_i (mem_rsp_error),
+    .mem_rsp_rdata_i (mem_rsp_rdata),
+    .count_o         (counts)
   );
+
+  qpm_axi_master #(
+    .IdW    (AxiIdW),
+    .NumIds (Mshrs + 1)
+  ) u_axi_master (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .req_valid_i     (mem_req_valid),
+    .req_ready_o     (mem_req_ready),
+    .req_write_i     (mem_req_write),
+    .req_id_i        (mem_req_id),
+    .req_addr_i      (mem_req_addr),
+    .req_line_i      (mem_req_line),
+    .req_wdata_i     (mem_req_wdata),
+    .rsp_valid_o     (mem_rsp_valid),
+    .rsp_write_o     (mem_rsp_write),
+    .rsp_id_o        (mem_rsp_id),
+    .rsp_error_o     (mem_rsp_error),
+    .rsp_rdata_o     (mem_rsp_rdata),
+    .m_axi_awvalid_o (m_axi_awvalid_o),
+    .m_axi_awready_i (m_axi_awready_i),
+    .m_axi_awid_o    (m_axi_awid_o),
+    .m_axi_awaddr_o  (m_axi_awaddr_o),
+    .m_axi_awlen_o   (m_axi_awlen_o),
+    .m_axi_awsize_o  (m_axi_awsize_o),
+    .m_axi_awburst_o (m_axi_awburst_o),
+    .m_axi_awcache_o (m_axi_awcache_o),
+    .m_axi_awprot_o  (m_axi_awprot_o),
+    .m_axi_wvalid_o  (m_axi_wvalid_o),
+    .m_axi_wready_i  (m_axi_wready_i),
+    .m_axi_wdata_o   (m_axi_wdata_o),
+    .m_axi_wstrb_o   (m_axi_wstrb_o),
+    .m_axi_wlast_o   (m_axi_wlast_o),
+    .m_axi_bvalid_i  (m_axi_bvalid_i),
+    .m_axi_bready_o  (m_axi_bready_o),
+    .m_axi_bid_i     (m_axi_bid_i),
+    .m_axi_bresp_i   (m_axi_bresp_i),
+    .m_axi_arvalid_o (m_axi_arvalid_o),
+    .m_axi_arready_i (m_axi_arready_i),
+    .m_axi_arid_o    (m_axi_arid_o),
+    .m_axi_araddr_o  (m_axi_araddr_o),
+    .m_axi_arlen_o   (m_axi_arlen_o),
+    .m_axi_arsize_o  (m_axi_arsize_o),
+    .m_axi_arburst_o (m_axi_arburst_o),
+    .m_axi_arcache_o (m_axi_arcache_o),
+    .m_axi_arprot_o  (m_axi_arprot_o),
+    .m_axi_rvalid_i  (m_axi_rvalid_i),
+    .m_axi_rready_o  (m_axi_rready_o),
+    .m_axi_rid_i     (m_axi_rid_i),
+    .m_axi_rdata_i   (m_axi_rdata_i),
+    .m_axi_rresp_i   (m_axi_rresp_i),
+    .m_axi_rlast_i   (m_axi_rlast_i)
+  );
+
+  qpm_csr #(
+    .SetsLog2    ($clog2(Sets)),
+    .Ways        (Ways),
+    .Mshrs       (Mshrs),
+    .PageBits    (PageBits),
+    .DirEntries  (DirEntries),
+    .NumCounters (qpm_pkg::NumCounters)
+  ) u_csr (
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .s_axil_awvalid_i (s_axil_awvalid_i),
+    .s_axil_awready_o (s_axil_awready_o),
+    .s_axil_awaddr_i  (s_axil_awaddr_i),
+    .s_axil_wvalid_i  (s_axil_wvalid_i),
+    .s_axil_wready_o  (s_axil_wready_o),
+    .s_axil_wdata_i   (s_axil_wdata_i),
+    .s_axil_wstrb_i   (s_axil_wstrb_i),
+    .s_axil_bvalid_o  (s_axil_bvalid_o),
+    .s_axil_bready_i  (s_axil_bready_i),
+    .s_axil_bresp_o   (s_axil_bresp_o),
+    .s_axil_arvalid_i (s_axil_arvalid_i),
+    .s_axil_arready_o (s_axil_arready_o),
+    .s_axil_araddr_i  (s_axil_araddr_i),
+    .s_axil_rvalid_o  (s_axil_rvalid_o),
+    .s_axil_rready_i  (s_axil_rready_i),
+    .s_axil_rdata_o   (s_axil_rdata_o),
+    .s_axil_rresp_o   (s_axil_rresp_o),
+    .qpt_base_o       (qpt_base),
+    .qpn_limit_o      (qpn_limit),
+    .evict_policy_o   (evict_policy),
+    .counter_inc_i    (counts)
+  );
+
+  // Tree-PLRU is the only eviction policy so far (SPEC §9 lists more).
+  logic unused_policy;
+  assign unused_policy = ^evict_policy;
 
 endmodule

@@ -35,12 +35,38 @@ struct Options {
   double illegal_rate = 0.2;
   double cmd_idle = 0.1;
   double rsp_stall = 0.1;
+  std::string mem_latency = "20:60";
+  bool mem_reorder = false;
+  double mem_backpressure = 0.0;
+  double mem_read_error_rate = 0.0;
 };
+
+// "MIN" or "MIN:MAX" cycles.
+bool parse_latency(const std::string &text, uint32_t *lo, uint32_t *hi) {
+  const auto colon = text.find(':');
+  try {
+    size_t used = 0;
+    *lo = static_cast<uint32_t>(std::stoul(text.substr(0, colon), &used));
+    if (used != (colon == std::string::npos ? text.size() : colon)) return false;
+    *hi = *lo;
+    if (colon != std::string::npos) {
+      const std::string rest = text.substr(colon + 1);
+      *hi = static_cast<uint32_t>(std::stoul(rest, &used));
+      if (used != rest.size()) return false;
+    }
+  } catch (const std::exception &) {
+    return false;
+  }
+  return *lo <= *hi && *hi <= 100000;
+}
 
 std::string replay_line(const Options &o) {
   return fmt::format("qpm_sim --config {} --seed {} --cmds {} --qps {} --illegal-rate {} "
-                     "--cmd-idle {} --rsp-stall {}",
-                     o.config, o.seed, o.cmds, o.qps, o.illegal_rate, o.cmd_idle, o.rsp_stall);
+                     "--cmd-idle {} --rsp-stall {} --mem-latency {}{} --mem-backpressure {} "
+                     "--mem-read-error-rate {}",
+                     o.config, o.seed, o.cmds, o.qps, o.illegal_rate, o.cmd_idle, o.rsp_stall,
+                     o.mem_latency, o.mem_reorder ? " --mem-reorder" : "", o.mem_backpressure,
+                     o.mem_read_error_rate);
 }
 
 int run_random(const Options &o, qpm::QpmEnv &env) {
@@ -58,6 +84,8 @@ int run_random(const Options &o, qpm::QpmEnv &env) {
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t cycles = env.tb().cycles() - c0;
+  const std::vector<std::string> problems = env.final_check();
+  const std::vector<uint32_t> counters = env.read_counters();
 
   const auto &sb = env.scoreboard();
   fmt::print("qpm_sim: config {}, seed {}, {} QPs\n", o.config, o.seed, o.qps);
@@ -69,8 +97,21 @@ int run_random(const Options &o, qpm::QpmEnv &env) {
   fmt::print("  cycles      {}\n", cycles);
   fmt::print("  speed       {:.1f} kHz simulated ({:.2f} s)\n",
              secs > 0 ? cycles / secs / 1000.0 : 0.0, secs);
-  const bool failed = sb.mismatches() != 0 || env.tb().assertion_failed();
-  if (env.tb().assertion_failed()) fmt::print("  an RTL assertion failed (see above)\n");
+  const uint64_t hits = counters[0], misses = counters[1], merged = counters[2];
+  const uint64_t lookups = hits + misses + merged;
+  fmt::print("  hit rate    {:.1f}% of {} lookups\n",
+             lookups ? 100.0 * static_cast<double>(hits) / static_cast<double>(lookups) : 0.0,
+             lookups);
+  fmt::print("  counters   ");
+  for (size_t i = 0; i < counters.size(); ++i) {
+    fmt::print(" {}={}", qpm::kCounterNames[i], counters[i]);
+  }
+  fmt::print("\n  memory      {} reads, {} writes, {} read errors injected\n",
+             env.memory().reads(), env.memory().writes(), env.memory().injected_read_errors());
+  fmt::print("  final image {}\n", problems.empty() ? "matches the model (after SYNC_CACHE)"
+                                                    : "PROBLEMS");
+  for (const auto &p : problems) fmt::print("    {}\n", p);
+  const bool failed = !problems.empty();
   if (failed) {
     fmt::print("FAIL. Reproduce with:\n  {}\n", replay_line(o));
     for (const auto &m : sb.first_mismatches()) {
@@ -105,7 +146,22 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0.0, 0.95));
   app.add_option("--rsp-stall", o.rsp_stall, "chance of rsp_ready low in a cycle")
       ->check(CLI::Range(0.0, 0.95));
+  app.add_option("--mem-latency", o.mem_latency, "memory latency in cycles, MIN or MIN:MAX")
+      ->capture_default_str();
+  app.add_flag("--mem-reorder", o.mem_reorder, "memory answers out of order across AXI IDs");
+  app.add_option("--mem-backpressure", o.mem_backpressure,
+                 "chance a memory ready/valid is held low in a cycle")
+      ->check(CLI::Range(0.0, 0.95));
+  app.add_option("--mem-read-error-rate", o.mem_read_error_rate,
+                 "chance a memory read burst answers SLVERR")
+      ->check(CLI::Range(0.0, 1.0));
   CLI11_PARSE(app, argc, argv);
+  uint32_t lat_lo = 0, lat_hi = 0;
+  if (!parse_latency(o.mem_latency, &lat_lo, &lat_hi)) {
+    fmt::print(stderr, "--mem-latency: expected MIN or MIN:MAX cycles (MIN <= MAX), got '{}'\n{}",
+               o.mem_latency, app.help());
+    return 2;
+  }
   o.seed_given = app.count("--seed") > 0;
   if (!o.seed_given) o.seed = std::random_device{}() ^ (uint64_t{std::random_device{}()} << 32);
 
@@ -117,6 +173,11 @@ int main(int argc, char **argv) {
     eo.config = o.config;
     eo.seed = o.seed;
     eo.trace_path = o.trace;
+    eo.mem.latency_min = lat_lo;
+    eo.mem.latency_max = lat_hi;
+    eo.mem.reorder = o.mem_reorder;
+    eo.mem.backpressure = o.mem_backpressure;
+    eo.mem.read_error_rate = o.mem_read_error_rate;
     if (o.script.empty()) {
       eo.cmd_idle_prob = o.cmd_idle;
       eo.rsp_stall_prob = o.rsp_stall;
@@ -136,7 +197,9 @@ int main(int argc, char **argv) {
         fmt::print(stderr, "{}: {}\n", o.script, r.error);  // "walk.qpm: line 3: ..."
         return 2;
       }
-      if (env.tb().assertion_failed()) return 1;
+      const std::vector<std::string> problems = env.final_check();
+      for (const auto &p : problems) fmt::print(stderr, "{}: {}\n", o.script, p);
+      if (env.tb().assertion_failed() || !problems.empty()) return 1;
       if (r.mismatches) {
         fmt::print(stderr, "{}: {} answer(s) differ from the golden model\n", o.script,
                    r.mismatches);

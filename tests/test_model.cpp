@@ -3,6 +3,7 @@
 // corollaries). Expectations are literals, never computed with the model's helpers.
 #include <catch2/catch.hpp>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include "golden_model.h"
@@ -98,6 +99,40 @@ void bring_to(GoldenModel &m, uint32_t qpn, uint32_t type, uint32_t target) {
   if (target == kRts) return;
   REQUIRE(target == kSqd);
   REQUIRE(modify_status(m, qpn, attr::kState, kSqd) == Status::Ok);
+}
+
+Command map_cmd(uint32_t index, uint64_t address) {
+  Command c;
+  c.op = Opcode::MapPage;
+  c.dir_index = index;
+  c.page_address = address;
+  return c;
+}
+
+Command unmap_cmd(uint32_t index) {
+  Command c;
+  c.op = Opcode::UnmapPage;
+  c.dir_index = index;
+  return c;
+}
+
+// Page i of the test tables: distinct, zeroed (never written), 4 KiB apart.
+constexpr uint64_t kPageBase = 0x1000000;
+uint64_t page_addr(uint32_t i) { return kPageBase + uint64_t{i} * 4096; }
+
+// Maps every directory entry software may map (qpn_limit >> page_bits of them) to
+// page_addr(i), so every QPN below the limit has a place in memory.
+void map_all(GoldenModel &m) {
+  const Config &cfg = m.config();
+  for (uint32_t i = 0; i < (cfg.qpn_limit >> cfg.page_bits); ++i) {
+    REQUIRE(m.execute(map_cmd(i, page_addr(i))).status == Status::Ok);
+  }
+}
+
+GoldenModel mapped_model(const Config &cfg = Config{}) {
+  GoldenModel m(cfg);
+  map_all(m);
+  return m;
 }
 
 Syndrome syn(uint32_t missing, uint32_t forbidden, uint32_t bad_value) {
@@ -317,7 +352,7 @@ TEST_CASE("bad_value_bits: several at once, QKEY unchecked, config-dependent", "
 // MODIFY_QP through the model.
 
 TEST_CASE("RC INIT->RTR: required set passes, missing and extra bits named", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kInit);
   const Qpc before = m.qpc(kQpn);
 
@@ -356,7 +391,7 @@ TEST_CASE("RC INIT->RTR: required set passes, missing and extra bits named", "[m
 }
 
 TEST_CASE("modify step 2: invalid transitions are BAD_QP_STATE", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kReset);
   const Qpc reset_qpc = m.qpc(kQpn);
   // Mainline: RESET->ERR is not valid.
@@ -371,7 +406,7 @@ TEST_CASE("modify step 2: invalid transitions are BAD_QP_STATE", "[model]") {
   // Step 2 comes before step 3: a bad transition with a bad mask is still BAD_QP_STATE.
   CHECK(modify_status(m, kQpn, attr::kState | attr::kCap, kRts) == Status::BadQpState);
 
-  GoldenModel m2;
+  GoldenModel m2 = mapped_model();
   bring_to(m2, kQpn, kRc, kRtr);
   const Qpc rtr_qpc = m2.qpc(kQpn);
   // Corollary 4: RTR without STATE is RTR->RTR, never valid, even with mask 0.
@@ -386,7 +421,7 @@ TEST_CASE("modify step 2: invalid transitions are BAD_QP_STATE", "[model]") {
 }
 
 TEST_CASE("modify without STATE is the self-transition", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kReset);
   CHECK(modify_status(m, kQpn, 0, 0) == Status::Ok);  // RESET->RESET, empty mask
   // ...but the self-transition to RESET is a reset: epoch 0 -> 1.
@@ -395,7 +430,7 @@ TEST_CASE("modify without STATE is the self-transition", "[model]") {
   CHECK(r.status == Status::BadParam);
   CHECK(r.syndrome == syn(0, attr::kPort, 0));
 
-  GoldenModel m2;
+  GoldenModel m2 = mapped_model();
   bring_to(m2, kQpn, kRc, kInit);
   Command c = modify_cmd(kQpn, attr::kPort | attr::kPkeyIndex);
   c.port_num = 2;
@@ -406,7 +441,7 @@ TEST_CASE("modify without STATE is the self-transition", "[model]") {
   CHECK(m2.qpc(kQpn).port == 2);
   CHECK(m2.qpc(kQpn).pkey_index == 9);
 
-  GoldenModel m3;
+  GoldenModel m3 = mapped_model();
   bring_to(m3, kQpn, kRc, kErr);
   CHECK(modify_status(m3, kQpn, 0, 0) == Status::Ok);  // ERR->ERR
   CHECK(m3.qpc(kQpn).state == kErr);
@@ -414,7 +449,7 @@ TEST_CASE("modify without STATE is the self-transition", "[model]") {
 }
 
 TEST_CASE("modify: CUR_STATE rules", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kRts);
   const Qpc rts_qpc = m.qpc(kQpn);
 
@@ -447,7 +482,7 @@ TEST_CASE("modify: CUR_STATE rules", "[model]") {
   CHECK(m.qpc(kQpn).min_rnr_timer == 20);
 
   // Asserting a state the kernel never allows with CUR_STATE (INIT), even if true.
-  GoldenModel m2;
+  GoldenModel m2 = mapped_model();
   bring_to(m2, kQpn, kRc, kInit);
   c = modify_cmd(kQpn, attr::kState | attr::kCurState, kInit);
   c.cur_qp_state = kInit;
@@ -457,7 +492,7 @@ TEST_CASE("modify: CUR_STATE rules", "[model]") {
 }
 
 TEST_CASE("UD RESET->INIT requires QKEY", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kUd, kReset);
   Response r = m.execute(modify_cmd(kQpn, 0x31, kInit));  // STATE|PKEY_INDEX|PORT
   CHECK(r.status == Status::BadParam);
@@ -477,7 +512,7 @@ TEST_CASE("UD RESET->INIT requires QKEY", "[model]") {
 }
 
 TEST_CASE("modify step 4: out-of-range values through execute", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kInit);
   const Qpc before = m.qpc(kQpn);
 
@@ -513,7 +548,7 @@ TEST_CASE("modify step 4: out-of-range values through execute", "[model]") {
   CHECK(m.execute(c).status == Status::Ok);
 
   // RESET->INIT with port 0 and access bit 4.
-  GoldenModel m2;
+  GoldenModel m2 = mapped_model();
   bring_to(m2, kQpn, kUc, kReset);
   c = modify_cmd(kQpn, kRcUcInitMask, kInit);
   c.port_num = 0;
@@ -527,7 +562,7 @@ TEST_CASE("modify step 4: out-of-range values through execute", "[model]") {
 
 TEST_CASE("modify step 4: RTR->RTS, ALT_PATH, PATH_MIG_STATE, EN_SQD_ASYNC_NOTIFY",
           "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kRtr);
   Command c = modify_cmd(kQpn, kRcRtsMask | attr::kAltPath | attr::kPathMigState, kRts);
   c.retry_cnt = 8;
@@ -552,7 +587,7 @@ TEST_CASE("modify step 4: RTR->RTS, ALT_PATH, PATH_MIG_STATE, EN_SQD_ASYNC_NOTIF
 }
 
 TEST_CASE("RTR->RTS writes the send side and loads the running copies", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kRtr);
   Command c = modify_cmd(kQpn, kRcRtsMask | attr::kAltPath | attr::kPathMigState, kRts);
   Response r = m.execute(c);
@@ -578,7 +613,7 @@ TEST_CASE("RTR->RTS writes the send side and loads the running copies", "[model]
 }
 
 TEST_CASE("max_rd_atomic and max_dest_rd_atomic are independent", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kInit);
   Command c = modify_cmd(kQpn, kRcRtrMask, kRtr);
   c.max_dest_rd_atomic = 3;
@@ -620,7 +655,7 @@ TEST_CASE("max_rd_atomic and max_dest_rd_atomic are independent", "[model]") {
 }
 
 TEST_CASE("en_sqd_async_notify is taken from every RTS->SQD", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kUd, kRts);
   Command c = modify_cmd(kQpn, attr::kState | attr::kEnSqdAsyncNotify, kSqd);
   c.en_sqd_async_notify = 1;
@@ -645,7 +680,7 @@ TEST_CASE("en_sqd_async_notify is taken from every RTS->SQD", "[model]") {
 }
 
 TEST_CASE("SQD draining refuses all but RESET and ERR", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kSqd);
   Qpc q = m.qpc(kQpn);
   q.sq_issued = 3;
@@ -675,7 +710,7 @@ TEST_CASE("SQD draining refuses all but RESET and ERR", "[model]") {
   CHECK(r.qpc.sq_ci == 0);
 
   // Drained (sq_ci == sq_issued != 0): SQD->RTS is fine.
-  GoldenModel m2;
+  GoldenModel m2 = mapped_model();
   bring_to(m2, kQpn, kRc, kSqd);
   q = m2.qpc(kQpn);
   q.sq_issued = 4;
@@ -685,7 +720,7 @@ TEST_CASE("SQD draining refuses all but RESET and ERR", "[model]") {
 }
 
 TEST_CASE("SQE is reached by the backdoor and left only for RTS, RESET, ERR", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kUd, kRts);
   m.force_state(kQpn, QpState::Sqe);
   CHECK(m.qpc(kQpn).state == kSqe);
@@ -700,7 +735,7 @@ TEST_CASE("SQE is reached by the backdoor and left only for RTS, RESET, ERR", "[
   CHECK(r.qpc.qkey == 0x1234);
 
   // Corollary 6: RC SQE->RTS passes with STATE alone; CUR_STATE is forbidden there.
-  GoldenModel m2;
+  GoldenModel m2 = mapped_model();
   bring_to(m2, kQpn, kRc, kRts);
   m2.force_state(kQpn, QpState::Sqe);
   c = modify_cmd(kQpn, attr::kState | attr::kCurState, kRts);
@@ -712,7 +747,7 @@ TEST_CASE("SQE is reached by the backdoor and left only for RTS, RESET, ERR", "[
 }
 
 TEST_CASE("a move to RESET clears hardware fields, keeps software fields, epoch++", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kRts);
   Qpc q = m.qpc(kQpn);
   REQUIRE(q.next_send_psn == 0xabcdef);
@@ -763,7 +798,7 @@ TEST_CASE("a move to RESET clears hardware fields, keeps software fields, epoch+
 }
 
 TEST_CASE("epoch increments on every reset and wraps at 256", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kUc, kReset);
   CHECK(m.qpc(kQpn).epoch == 0);
   for (int i = 1; i <= 255; ++i) {
@@ -781,7 +816,7 @@ TEST_CASE("epoch increments on every reset and wraps at 256", "[model]") {
 }
 
 TEST_CASE("failed modifies leave the QPC identical", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kRts);
   const Qpc before = m.qpc(kQpn);
   Command bad_cur = modify_cmd(kQpn, attr::kState | attr::kCurState, kRts);
@@ -802,7 +837,7 @@ TEST_CASE("failed modifies leave the QPC identical", "[model]") {
 }
 
 TEST_CASE("modify on a missing QP is BAD_RES", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   for (uint32_t qpn : {0u, 1u, kQpn, 4095u, 4096u, 0xffffffu}) {
     INFO("qpn " << qpn);
     const Response r = m.execute(modify_cmd(qpn, attr::kState, kReset));
@@ -814,7 +849,7 @@ TEST_CASE("modify on a missing QP is BAD_RES", "[model]") {
 }
 
 TEST_CASE("QPC fields are stored at their widths", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kInit);
   Command c = modify_cmd(kQpn, kRcRtrMask, kRtr);
   c.av = {0x12345, 15, 0x1ff};  // dlid 16 bits, sgid_index 8 bits on the command port
@@ -839,7 +874,7 @@ TEST_CASE("QPC fields are stored at their widths", "[model]") {
 // The other commands.
 
 TEST_CASE("CREATE_QP: checks in order and the fresh context", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   Response r = m.execute(create_cmd(kQpn, kRc));
   CHECK(r.status == Status::Ok);
   CHECK(r.syndrome == syn(0, 0, 0));
@@ -910,7 +945,7 @@ TEST_CASE("CREATE_QP: checks in order and the fresh context", "[model]") {
 }
 
 TEST_CASE("DESTROY_QP: resets, invalidates, keeps only the epoch", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kRts);
   Response r = m.execute(simple_cmd(Opcode::DestroyQp, kQpn));
   CHECK(r.status == Status::Ok);
@@ -945,7 +980,7 @@ TEST_CASE("DESTROY_QP: resets, invalidates, keeps only the epoch", "[model]") {
 }
 
 TEST_CASE("QUERY_QP, PIN_QP, UNPIN_QP return the context unchanged", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kUc, kRtr);
   const Qpc q = m.qpc(kQpn);
   for (Opcode op : {Opcode::QueryQp, Opcode::PinQp, Opcode::UnpinQp}) {
@@ -964,7 +999,7 @@ TEST_CASE("QUERY_QP, PIN_QP, UNPIN_QP return the context unchanged", "[model]") 
 }
 
 TEST_CASE("SYNC_CACHE, PORT_FAULT and unknown opcodes", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kRts);
   const Qpc q = m.qpc(kQpn);
 
@@ -1050,13 +1085,25 @@ TEST_CASE("MAP_PAGE / UNMAP_PAGE", "[model]") {
   c.dir_index = 16;
   CHECK(m2.execute(c).status == Status::BadParam);
   CHECK(m2.config().qpn_limit == 256);
+  // Pages of 16 QPCs are 1 KiB: the alignment follows page_bits.
+  c.dir_index = 3;
+  c.page_address = 0x3400;
+  CHECK(m2.execute(c).status == Status::Ok);
+  c.page_address = 0x3200;
+  CHECK(m2.execute(c).status == Status::BadParam);
+  CHECK(m2.dir_entry(3).page_address == 0x3400);
+
+  // The directory has dir_entries (256) entries; only the first 64 can be mapped.
+  CHECK_FALSE(m.dir_entry(64).valid);
+  CHECK_FALSE(m.dir_entry(255).valid);
+  CHECK_THROWS_AS(m.dir_entry(256), std::out_of_range);
 }
 
 TEST_CASE("a small configuration bounds QPNs and values", "[model]") {
   Config cfg;
   cfg.qpn_limit = 64;
   cfg.num_ports = 1;
-  GoldenModel m(cfg);
+  GoldenModel m = mapped_model(cfg);
   CHECK(m.execute(create_cmd(64, kRc)).status == Status::BadRes);
   REQUIRE(m.execute(create_cmd(63, kRc)).status == Status::Ok);
   Command c = modify_cmd(63, kRcUcInitMask, kInit);
@@ -1069,7 +1116,7 @@ TEST_CASE("a small configuration bounds QPNs and values", "[model]") {
 }
 
 TEST_CASE("a full RC bring-up and teardown", "[model]") {
-  GoldenModel m;
+  GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kSqd);
   CHECK(m.qpc(kQpn).state == kSqd);
   // RC SQD->SQD full re-parameterisation (corollary 10).
@@ -1089,4 +1136,337 @@ TEST_CASE("a full RC bring-up and teardown", "[model]") {
   CHECK(m.qpc(kQpn).state == kReset);
   CHECK(m.qpc(kQpn).epoch == 1);
   CHECK(m.qpc(kQpn).valid == 1);
+}
+
+// ---------------------------------------------------------------------------------
+// The QP table in host memory (SPEC §3.2, docs/qp-table.md).
+
+TEST_CASE("configuration: qpn_limit within dir_entries << page_bits", "[model][qpt]") {
+  Config c;
+  c.qpn_limit = 16384;  // 256 << 6
+  CHECK_NOTHROW(GoldenModel(c));
+  c.qpn_limit = 16385;
+  CHECK_THROWS_AS(GoldenModel(c), std::invalid_argument);
+  c.dir_entries = 4;
+  c.qpn_limit = 256;
+  CHECK_NOTHROW(GoldenModel(c));
+  c.qpn_limit = 257;
+  CHECK_THROWS_AS(GoldenModel(c), std::invalid_argument);
+  Config z;
+  z.sets = 0;
+  CHECK_THROWS_AS(GoldenModel(z), std::invalid_argument);
+  z.sets = 64;
+  z.ways = 0;
+  CHECK_THROWS_AS(GoldenModel(z), std::invalid_argument);
+  CHECK(Config{}.dir_entries == 256);
+  CHECK(Config{}.sets == 64);
+  CHECK(Config{}.ways == 4);
+}
+
+TEST_CASE("unmapped page: BAD_RES, before the reserved-QPN and parameter checks",
+          "[model][qpt]") {
+  GoldenModel m;  // nothing mapped
+  for (uint32_t qpn : {0u, 1u, 2u, kQpn, 63u, 4095u}) {
+    INFO("qpn " << qpn);
+    Response r = m.execute(create_cmd(qpn, kRc));
+    CHECK(r.status == Status::BadRes);
+    CHECK(r.syndrome == syn(0, 0, 0));
+    CHECK(r.qpc == Qpc{});
+    CHECK(m.execute(create_cmd(qpn, 9)).status == Status::BadRes);  // bad type too
+    for (Opcode op : {Opcode::QueryQp, Opcode::DestroyQp, Opcode::PinQp, Opcode::UnpinQp}) {
+      CHECK(m.execute(simple_cmd(op, qpn)).status == Status::BadRes);
+    }
+    CHECK(m.execute(modify_cmd(qpn, attr::kCap, 9)).status == Status::BadRes);
+    CHECK(m.qpc(qpn) == Qpc{});
+    CHECK_FALSE(m.qpc_address(qpn).has_value());
+  }
+  CHECK(m.memory_qpcs().empty());
+
+  // Page 0 mapped: the reserved QPNs are now BAD_PARAM, page 1 is still refused.
+  REQUIRE(m.execute(map_cmd(0, 0x100000)).status == Status::Ok);
+  CHECK(m.execute(create_cmd(0, kRc)).status == Status::BadParam);
+  CHECK(m.execute(create_cmd(1, kRc)).status == Status::BadParam);
+  CHECK(m.execute(create_cmd(kQpn, 9)).status == Status::BadParam);
+  CHECK(m.execute(simple_cmd(Opcode::QueryQp, kQpn)).status == Status::BadRes);  // not valid
+  CHECK(m.execute(create_cmd(kQpn, kRc)).status == Status::Ok);
+  CHECK(m.execute(create_cmd(63, kUd)).status == Status::Ok);
+  CHECK(m.execute(create_cmd(64, kRc)).status == Status::BadRes);
+  CHECK(m.execute(create_cmd(0x7f, kRc)).status == Status::BadRes);
+  CHECK(m.qpc_address(0).value() == 0x100000);
+  CHECK(m.qpc_address(kQpn).value() == 0x100400);
+  CHECK(m.qpc_address(63).value() == 0x100fc0);
+  CHECK_FALSE(m.qpc_address(64).has_value());
+  CHECK_FALSE(m.qpc_address(4096).has_value());
+  CHECK(m.qpc(kQpn).valid == 1);
+  CHECK(m.qpc(kQpn).qp_type == kRc);
+
+  // qpc() answers zero up to dir_entries << page_bits (16384), throws beyond.
+  CHECK(m.qpc(4096) == Qpc{});
+  CHECK(m.qpc(16383) == Qpc{});
+  CHECK_THROWS_AS(m.qpc(16384), std::out_of_range);
+  // The backdoors refuse a QPN without a place in memory.
+  CHECK_THROWS_AS(m.force_qpc(64, Qpc{}), std::out_of_range);
+  CHECK_THROWS_AS(m.force_state(64, QpState::Err), std::out_of_range);
+  CHECK_THROWS_AS(m.force_qpc(4096, Qpc{}), std::out_of_range);
+  CHECK_NOTHROW(m.force_state(kQpn, QpState::Init));
+  CHECK(m.qpc(kQpn).state == kInit);
+
+  // The last page of the table.
+  REQUIRE(m.execute(map_cmd(63, 0xfffffffffffff000ull)).status == Status::Ok);
+  CHECK(m.qpc_address(4095).value() == 0xffffffffffffffc0ull);
+  CHECK(m.execute(create_cmd(4095, kUc)).status == Status::Ok);
+}
+
+TEST_CASE("a QPN limit that is not a multiple of the page size", "[model][qpt]") {
+  Config cfg;
+  cfg.qpn_limit = 100;  // one mappable entry: QPNs 64..99 have no page
+  GoldenModel m(cfg);
+  CHECK(m.execute(map_cmd(1, 0x2000)).status == Status::BadParam);
+  CHECK(m.execute(map_cmd(0, 0x1000)).status == Status::Ok);
+  CHECK(m.execute(create_cmd(63, kRc)).status == Status::Ok);
+  CHECK(m.execute(create_cmd(64, kRc)).status == Status::BadRes);
+  CHECK(m.execute(create_cmd(99, kRc)).status == Status::BadRes);
+  CHECK(m.qpc(99) == Qpc{});
+}
+
+TEST_CASE("UNMAP_PAGE / MAP_PAGE over a page holding a valid QP: RES_BUSY",
+          "[model][qpt]") {
+  GoldenModel m = mapped_model();
+  REQUIRE(m.execute(create_cmd(kQpn, kRc)).status == Status::Ok);  // page 0
+  REQUIRE(m.execute(create_cmd(0x7f, kUd)).status == Status::Ok);  // last slot of page 1
+
+  Response r = m.execute(unmap_cmd(0));
+  CHECK(r.status == Status::ResBusy);
+  CHECK(r.syndrome == syn(0, 0, 0));
+  CHECK(r.qpc == Qpc{});
+  CHECK(m.dir_entry(0).valid);
+  CHECK(m.dir_entry(0).page_address == 0x1000000);
+  CHECK(m.execute(unmap_cmd(1)).status == Status::ResBusy);
+  CHECK(m.execute(map_cmd(0, 0x2000000)).status == Status::ResBusy);
+  CHECK(m.execute(map_cmd(0, 0x1000000)).status == Status::ResBusy);  // same address too
+  CHECK(m.dir_entry(0).page_address == 0x1000000);
+  CHECK(m.qpc(kQpn).valid == 1);
+  // Index and alignment come first.
+  CHECK(m.execute(map_cmd(0, 0x2000800)).status == Status::BadParam);
+  CHECK(m.execute(map_cmd(64, 0x2000000)).status == Status::BadParam);
+  CHECK(m.execute(unmap_cmd(64)).status == Status::BadParam);
+
+  // A page whose QPs are all invalid can go, twice, and come back elsewhere.
+  CHECK(m.execute(unmap_cmd(2)).status == Status::Ok);
+  CHECK_FALSE(m.dir_entry(2).valid);
+  CHECK(m.dir_entry(2).page_address == 0);
+  CHECK(m.execute(unmap_cmd(2)).status == Status::Ok);  // unmapping an unmapped entry
+  CHECK(m.execute(map_cmd(2, 0x3000000)).status == Status::Ok);
+  CHECK(m.execute(map_cmd(2, 0x4000000)).status == Status::Ok);  // re-point an empty page
+  CHECK(m.dir_entry(2).page_address == 0x4000000);
+  CHECK(m.qpc_address(0x80).value() == 0x4000000);
+
+  // A QP moved to RESET or ERR is still valid: still busy.
+  REQUIRE(modify_status(m, kQpn, kRcUcInitMask, kInit) == Status::Ok);
+  REQUIRE(modify_status(m, kQpn, attr::kState, kErr) == Status::Ok);
+  CHECK(m.execute(unmap_cmd(0)).status == Status::ResBusy);
+
+  // After DESTROY_QP the page is free.
+  REQUIRE(m.execute(simple_cmd(Opcode::DestroyQp, kQpn)).status == Status::Ok);
+  CHECK(m.execute(unmap_cmd(0)).status == Status::Ok);
+  CHECK_FALSE(m.dir_entry(0).valid);
+  REQUIRE(m.execute(simple_cmd(Opcode::DestroyQp, 0x7f)).status == Status::Ok);
+  CHECK(m.execute(map_cmd(1, 0x5000000)).status == Status::Ok);
+  CHECK(m.dir_entry(1).page_address == 0x5000000);
+}
+
+TEST_CASE("a context persists in memory across UNMAP and MAP of its page", "[model][qpt]") {
+  GoldenModel m = mapped_model();
+  bring_to(m, kQpn, kRc, kRts);
+  REQUIRE(m.execute(simple_cmd(Opcode::DestroyQp, kQpn)).status == Status::Ok);
+  CHECK(m.qpc(kQpn).epoch == 1);
+  CHECK(m.qpc_address(kQpn).value() == 0x1000400);
+
+  REQUIRE(m.execute(unmap_cmd(0)).status == Status::Ok);
+  CHECK(m.qpc(kQpn) == Qpc{});
+  CHECK_FALSE(m.qpc_address(kQpn).has_value());
+  CHECK(m.execute(create_cmd(kQpn, kUc)).status == Status::BadRes);
+
+  // The same page again: the destroyed incarnation's epoch is still in memory.
+  REQUIRE(m.execute(map_cmd(0, 0x1000000)).status == Status::Ok);
+  Qpc expect;
+  expect.epoch = 1;
+  CHECK(m.qpc(kQpn) == expect);
+  Response r = m.execute(create_cmd(kQpn, kUc));
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.qpc.epoch == 1);
+  CHECK(r.qpc.qp_type == kUc);
+  REQUIRE(m.execute(simple_cmd(Opcode::DestroyQp, kQpn)).status == Status::Ok);
+  CHECK(m.qpc(kQpn).epoch == 2);
+
+  // A different (zeroed) page: a fresh QPC, epoch 0.
+  REQUIRE(m.execute(unmap_cmd(0)).status == Status::Ok);
+  REQUIRE(m.execute(map_cmd(0, 0x7000000)).status == Status::Ok);
+  CHECK(m.qpc(kQpn) == Qpc{});
+  r = m.execute(create_cmd(kQpn, kRc));
+  REQUIRE(r.status == Status::Ok);
+  CHECK(r.qpc.epoch == 0);
+  CHECK(m.qpc_address(kQpn).value() == 0x7000400);
+  // ...and the first page still holds epoch 2 for that slot.
+  REQUIRE(m.execute(map_cmd(5, 0x1000000)).status == Status::Ok);
+  CHECK(m.qpc(5 * 64 + kQpn).epoch == 2);
+  CHECK(m.qpc(5 * 64 + kQpn).valid == 0);
+}
+
+TEST_CASE("PIN_QP: at most ways-1 pinned QPNs per set", "[model][qpt]") {
+  Config cfg;
+  cfg.sets = 2;
+  cfg.ways = 2;  // one pinned QPN per set
+  GoldenModel m = mapped_model(cfg);
+  for (uint32_t qpn : {0x10u, 0x11u, 0x12u, 0x13u, 0x14u}) {
+    REQUIRE(m.execute(create_cmd(qpn, kRc)).status == Status::Ok);
+  }
+  Response r = m.execute(simple_cmd(Opcode::PinQp, 0x10));  // set 0
+  CHECK(r.status == Status::Ok);
+  CHECK(r.qpc == m.qpc(0x10));
+  CHECK(m.pinned(0x10));
+  CHECK(m.execute(simple_cmd(Opcode::PinQp, 0x10)).status == Status::Ok);  // again: OK
+
+  r = m.execute(simple_cmd(Opcode::PinQp, 0x12));  // set 0 is full
+  CHECK(r.status == Status::ResBusy);
+  CHECK(r.syndrome == syn(0, 0, 0));
+  CHECK(r.qpc == Qpc{});
+  CHECK_FALSE(m.pinned(0x12));
+  CHECK(m.execute(simple_cmd(Opcode::PinQp, 0x11)).status == Status::Ok);  // set 1
+  CHECK(m.execute(simple_cmd(Opcode::PinQp, 0x13)).status == Status::ResBusy);
+  CHECK(m.pinned(0x11));
+  CHECK_FALSE(m.pinned(0x13));
+  // Existence comes before capacity.
+  CHECK(m.execute(simple_cmd(Opcode::PinQp, 0x16)).status == Status::BadRes);
+
+  // UNPIN frees the place; unpinning a QPN that is not pinned is OK.
+  r = m.execute(simple_cmd(Opcode::UnpinQp, 0x10));
+  CHECK(r.status == Status::Ok);
+  CHECK(r.qpc == m.qpc(0x10));
+  CHECK_FALSE(m.pinned(0x10));
+  CHECK(m.execute(simple_cmd(Opcode::UnpinQp, 0x10)).status == Status::Ok);
+  CHECK(m.execute(simple_cmd(Opcode::UnpinQp, 0x16)).status == Status::BadRes);
+  CHECK(m.execute(simple_cmd(Opcode::PinQp, 0x12)).status == Status::Ok);
+  CHECK(m.execute(simple_cmd(Opcode::PinQp, 0x10)).status == Status::ResBusy);
+
+  // A modify (even to RESET) keeps the pin; DESTROY_QP drops it.
+  REQUIRE(modify_status(m, 0x12, attr::kState, kReset) == Status::Ok);
+  CHECK(m.pinned(0x12));
+  CHECK(m.execute(simple_cmd(Opcode::PinQp, 0x14)).status == Status::ResBusy);
+  REQUIRE(m.execute(simple_cmd(Opcode::DestroyQp, 0x12)).status == Status::Ok);
+  CHECK_FALSE(m.pinned(0x12));
+  CHECK(m.execute(simple_cmd(Opcode::PinQp, 0x14)).status == Status::Ok);
+  // Re-created, the QPN starts unpinned.
+  REQUIRE(m.execute(create_cmd(0x12, kUd)).status == Status::Ok);
+  CHECK_FALSE(m.pinned(0x12));
+  CHECK(m.execute(simple_cmd(Opcode::PinQp, 0x12)).status == Status::ResBusy);
+
+  // The default geometry (64 sets x 4 ways): three per set.
+  GoldenModel d = mapped_model();
+  for (uint32_t qpn : {0x10u, 0x50u, 0x90u, 0xd0u, 0x11u}) {
+    REQUIRE(d.execute(create_cmd(qpn, kRc)).status == Status::Ok);
+  }
+  CHECK(d.execute(simple_cmd(Opcode::PinQp, 0x10)).status == Status::Ok);
+  CHECK(d.execute(simple_cmd(Opcode::PinQp, 0x50)).status == Status::Ok);
+  CHECK(d.execute(simple_cmd(Opcode::PinQp, 0x90)).status == Status::Ok);
+  CHECK(d.execute(simple_cmd(Opcode::PinQp, 0xd0)).status == Status::ResBusy);
+  CHECK(d.execute(simple_cmd(Opcode::PinQp, 0x11)).status == Status::Ok);
+
+  // One way: nothing can be pinned.
+  Config one;
+  one.ways = 1;
+  GoldenModel o = mapped_model(one);
+  REQUIRE(o.execute(create_cmd(kQpn, kRc)).status == Status::Ok);
+  CHECK(o.execute(simple_cmd(Opcode::PinQp, kQpn)).status == Status::ResBusy);
+  CHECK(o.execute(simple_cmd(Opcode::UnpinQp, kQpn)).status == Status::Ok);
+}
+
+TEST_CASE("memory error: INT_ERR past the table checks, nothing changes", "[model][qpt]") {
+  GoldenModel m = mapped_model();
+  bring_to(m, kQpn, kRc, kRts);
+  REQUIRE(m.execute(simple_cmd(Opcode::PinQp, kQpn)).status == Status::Ok);
+  const Qpc before = m.qpc(kQpn);
+  const auto image = m.memory_qpcs();
+  REQUIRE(image.size() == 1);
+
+  Command bad_modify = modify_cmd(kQpn, attr::kState, kErr);  // would succeed
+  for (const Command &c :
+       {create_cmd(kQpn, kRc), create_cmd(0x20, kRc), create_cmd(0, kRc),
+        create_cmd(0x20, 9), bad_modify, modify_cmd(0x20, attr::kState, kReset),
+        simple_cmd(Opcode::QueryQp, kQpn), simple_cmd(Opcode::QueryQp, 0x20),
+        simple_cmd(Opcode::DestroyQp, kQpn), simple_cmd(Opcode::PinQp, kQpn),
+        simple_cmd(Opcode::UnpinQp, kQpn), simple_cmd(Opcode::PinQp, 0x20)}) {
+    INFO("opcode " << int(c.opcode_byte()) << " qpn " << c.qpn);
+    const Response r = m.execute(c, true);
+    CHECK(r.status == Status::IntErr);
+    CHECK(r.syndrome == syn(0, 0, 0));
+    CHECK(r.qpc == Qpc{});
+  }
+  CHECK(m.qpc(kQpn) == before);
+  CHECK(m.qpc(0x20) == Qpc{});
+  CHECK(m.pinned(kQpn));
+  CHECK(m.memory_qpcs() == image);
+
+  // The limit and the directory shadow answer without memory: no INT_ERR.
+  CHECK(m.execute(create_cmd(4096, kRc), true).status == Status::BadRes);
+  CHECK(m.execute(simple_cmd(Opcode::QueryQp, 0xffffff), true).status == Status::BadRes);
+  REQUIRE(m.execute(unmap_cmd(1)).status == Status::Ok);
+  CHECK(m.execute(create_cmd(0x40, kRc), true).status == Status::BadRes);
+  CHECK(m.execute(simple_cmd(Opcode::QueryQp, 0x41), true).status == Status::BadRes);
+  // MAP/UNMAP, SYNC_CACHE and unknown opcodes ignore it.
+  CHECK(m.execute(map_cmd(1, 0x6000000), true).status == Status::Ok);
+  CHECK(m.dir_entry(1).page_address == 0x6000000);
+  CHECK(m.execute(unmap_cmd(0), true).status == Status::ResBusy);
+  CHECK(m.execute(unmap_cmd(2), true).status == Status::Ok);
+  CHECK(m.execute(simple_cmd(Opcode::SyncCache, 0), true).status == Status::Ok);
+  Command raw = simple_cmd(Opcode::QueryQp, kQpn);
+  raw.use_raw_op = true;
+  raw.raw_op = 0x7f;
+  CHECK(m.execute(raw, true).status == Status::BadOp);
+
+  // Without the error the same commands work, and execute(c) is execute(c, false).
+  CHECK(m.execute(simple_cmd(Opcode::QueryQp, kQpn), false).qpc == before);
+  CHECK(m.execute(simple_cmd(Opcode::QueryQp, kQpn)).qpc == before);
+  CHECK(m.execute(bad_modify, false).status == Status::Ok);
+  CHECK(m.qpc(kQpn).state == kErr);
+}
+
+TEST_CASE("memory_qpcs lists exactly the valid QPCs, by address", "[model][qpt]") {
+  GoldenModel m = mapped_model();
+  CHECK(m.memory_qpcs().empty());
+  REQUIRE(m.execute(create_cmd(0xfff, kUc)).status == Status::Ok);  // page 63, slot 63
+  REQUIRE(m.execute(create_cmd(0x41, kUd)).status == Status::Ok);   // page 1, slot 1
+  REQUIRE(m.execute(create_cmd(kQpn, kRc)).status == Status::Ok);   // page 0, slot 16
+  REQUIRE(m.execute(create_cmd(0x20, kRc)).status == Status::Ok);
+  REQUIRE(m.execute(simple_cmd(Opcode::DestroyQp, 0x20)).status == Status::Ok);  // epoch 1
+  REQUIRE(modify_status(m, kQpn, kRcUcInitMask, kInit) == Status::Ok);
+
+  auto list = m.memory_qpcs();
+  REQUIRE(list.size() == 3);
+  CHECK(list[0].first == 0x1000400);
+  CHECK(list[0].second.qp_type == kRc);
+  CHECK(list[0].second.state == kInit);
+  CHECK(list[0].second.port == 1);
+  CHECK(list[1].first == 0x1001040);
+  CHECK(list[1].second.qp_type == kUd);
+  CHECK(list[1].second.state == kReset);
+  CHECK(list[2].first == 0x103ffc0);
+  CHECK(list[2].second.qp_type == kUc);
+  for (const auto &e : list) {
+    CHECK(e.second.valid == 1);
+    CHECK(e.second.pd == 3);
+  }
+
+  // A destroyed QP leaves the list; its page, once free, can be unmapped.
+  REQUIRE(m.execute(simple_cmd(Opcode::DestroyQp, 0x41)).status == Status::Ok);
+  REQUIRE(m.execute(unmap_cmd(1)).status == Status::Ok);
+  list = m.memory_qpcs();
+  REQUIRE(list.size() == 2);
+  CHECK(list[0].first == 0x1000400);
+  CHECK(list[1].first == 0x103ffc0);
+  // A backdoor write is memory too.
+  Qpc q = m.qpc(0xfff);
+  q.sq_pi = 7;
+  m.force_qpc(0xfff, q);
+  CHECK(m.memory_qpcs()[1].second.sq_pi == 7);
 }

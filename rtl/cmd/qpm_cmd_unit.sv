@@ -10,7 +10,6 @@
 `include "qpm_assert.svh"
 
 module qpm_cmd_unit #(
-  parameter int unsigned QpnLimit    = 4096,  // QPNs at or above are refused (BAD_RES)
   parameter int unsigned PageBits    = 6,     // QPCs per directory page = 2**PageBits
   parameter int unsigned NumPorts    = 2,
   parameter int unsigned PkeyTbl     = 128,
@@ -18,6 +17,7 @@ module qpm_cmd_unit #(
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
+  input  logic [31:0]       qpn_limit_i,   // CSR QPN_LIMIT
   // command / response streams
   input  logic              cmd_valid_i,
   output logic              cmd_ready_o,
@@ -33,12 +33,7 @@ module qpm_cmd_unit #(
   input  qpm_pkg::ctx_rsp_t ctx_rsp_i
 );
 
-  localparam int unsigned DirEntries = QpnLimit >> PageBits;
   localparam int unsigned PageAlignBits = PageBits + 6;  // a page of 64-byte QPCs
-
-  if (QpnLimit % (1 << PageBits) != 0) begin : gen_bad_limit
-    $error("QpnLimit must be a multiple of the page size 2**PageBits");
-  end
 
   typedef enum logic [2:0] {
     Idle       = 3'd0,
@@ -59,12 +54,12 @@ module qpm_cmd_unit #(
   // ---------------------------------------------------------------------------------
   // Decode: what is known from the command alone
   // ---------------------------------------------------------------------------------
-  logic is_qp_cmd, qpn_in_range, dir_in_range, page_aligned;
+  logic is_qp_cmd, dir_in_range, page_aligned;
   assign is_qp_cmd = (cmd_q.opcode == qpm_pkg::OpCreateQp) || (cmd_q.opcode == qpm_pkg::OpModifyQp)
                   || (cmd_q.opcode == qpm_pkg::OpQueryQp)  || (cmd_q.opcode == qpm_pkg::OpDestroyQp)
                   || (cmd_q.opcode == qpm_pkg::OpPinQp)    || (cmd_q.opcode == qpm_pkg::OpUnpinQp);
-  assign qpn_in_range = cmd_q.qpn < QpnLimit;
-  assign dir_in_range = cmd_q.dir_index < DirEntries;
+  // The QPN limit and the page mapping are checked where the contexts live (the cache).
+  assign dir_in_range = cmd_q.dir_index < (qpn_limit_i >> PageBits);
   assign page_aligned = cmd_q.page_address[PageAlignBits-1:0] == '0;
 
   // ---------------------------------------------------------------------------------
@@ -178,12 +173,8 @@ module qpm_cmd_unit #(
         fsm_d = Respond;
         rsp_d = status_rsp(qpm_pkg::StatusOk);
         if (is_qp_cmd) begin
-          if (qpn_in_range) begin
-            ctx_op_d = qpm_pkg::CtxRead;
-            fsm_d    = CtxRequest;
-          end else begin
-            rsp_d = status_rsp(qpm_pkg::StatusBadRes);
-          end
+          ctx_op_d = qpm_pkg::CtxRead;
+          fsm_d    = CtxRequest;
         end else if ((cmd_q.opcode == qpm_pkg::OpMapPage)
                      || (cmd_q.opcode == qpm_pkg::OpUnmapPage)) begin
           if (!dir_in_range || ((cmd_q.opcode == qpm_pkg::OpMapPage) && !page_aligned)) begin
@@ -194,7 +185,10 @@ module qpm_cmd_unit #(
                         ? {cmd_q.page_address[63:1], 1'b1} : 64'h0;
             fsm_d       = CtxRequest;
           end
-        end else if (cmd_q.opcode != qpm_pkg::OpSyncCache) begin
+        end else if (cmd_q.opcode == qpm_pkg::OpSyncCache) begin
+          ctx_op_d = qpm_pkg::CtxSync;
+          fsm_d    = CtxRequest;
+        end else begin
           // PORT_FAULT arrives with the errors issue; everything else is unknown.
           rsp_d = status_rsp(qpm_pkg::StatusBadOp);
         end
@@ -212,6 +206,9 @@ module qpm_cmd_unit #(
           end else if (ctx_rsp_i.status == qpm_pkg::CtxUnmapped) begin
             rsp_d = status_rsp(qpm_pkg::StatusBadRes);
             fsm_d = Respond;
+          end else if (ctx_rsp_i.status == qpm_pkg::CtxBusy) begin
+            rsp_d = status_rsp(qpm_pkg::StatusResBusy);
+            fsm_d = Respond;
           end else if (ctx_op_q == qpm_pkg::CtxRead) begin
             qpc_d = ctx_rsp_i.rdata;
             fsm_d = Execute;
@@ -227,6 +224,11 @@ module qpm_cmd_unit #(
         if (exec_write) begin
           qpc_d    = exec_qpc;
           ctx_op_d = qpm_pkg::CtxWrite;
+          fsm_d    = CtxRequest;
+        end else if (exec_rsp.status == qpm_pkg::StatusOk
+                     && (cmd_q.opcode == qpm_pkg::OpPinQp || cmd_q.opcode == qpm_pkg::OpUnpinQp)) begin
+          // The QP exists: now the eviction hint itself, which may be refused (RES_BUSY).
+          ctx_op_d = (cmd_q.opcode == qpm_pkg::OpPinQp) ? qpm_pkg::CtxPin : qpm_pkg::CtxUnpin;
           fsm_d    = CtxRequest;
         end
       end
@@ -267,11 +269,19 @@ module qpm_cmd_unit #(
                              ? cmd_q.dir_index[qpm_pkg::QpnW-1:0] : cmd_q.qpn[qpm_pkg::QpnW-1:0];
   assign ctx_req_o.dir_entry = dir_entry_q;
   assign ctx_req_o.wdata     = qpc_q;
+  assign ctx_req_o.tag       = '0;  // one command at a time
+
+  logic unused_rsp_tag;
+  assign unused_rsp_tag = ^ctx_rsp_i.tag;
 
   // A response arrives only for the request outstanding.
   `QPM_ASSERT(CtxRspOnlyWhenWaiting_A, ctx_rsp_valid_i |-> fsm_q == CtxWait)
   // Only a successful command writes a context.
   `QPM_ASSERT(WriteOnlyOnOk_A,
               (fsm_q == CtxRequest && ctx_op_q == qpm_pkg::CtxWrite) |-> rsp_q.status == qpm_pkg::StatusOk)
+  // The context this unit reads back after writing it is never refused as unmapped.
+  `QPM_ASSERT(WriteNeverRefused_A,
+              (fsm_q == CtxWait && ctx_rsp_valid_i && ctx_op_q == qpm_pkg::CtxWrite)
+              |-> ctx_rsp_i.status != qpm_pkg::CtxUnmapped)
 
 endmodule

@@ -4,6 +4,7 @@
 // picks one by name, so drivers, monitors and tests are written once against Dut.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,70 @@
 class VerilatedContext;
 
 namespace qpm {
+
+// AXI4 memory port of qpm_top, master side as the memory model sees it: what the
+// master drives (sampled by the model) and what the model drives back.
+constexpr unsigned kAxiDataBytes = 32;  // 256-bit data bus
+using AxiBeat = std::array<uint8_t, kAxiDataBytes>;
+
+struct AxiMasterOut {
+  bool awvalid = false;
+  uint32_t awid = 0;
+  uint64_t awaddr = 0;
+  uint32_t awlen = 0;    // beats - 1
+  uint32_t awsize = 0;   // log2 bytes per beat
+  uint32_t awburst = 1;  // INCR
+  bool wvalid = false;
+  AxiBeat wdata{};
+  uint32_t wstrb = 0;    // one bit per byte lane
+  bool wlast = false;
+  bool bready = false;
+  bool arvalid = false;
+  uint32_t arid = 0;
+  uint64_t araddr = 0;
+  uint32_t arlen = 0;
+  uint32_t arsize = 0;
+  uint32_t arburst = 1;
+  bool rready = false;
+};
+
+struct AxiSlaveOut {
+  bool awready = false;
+  bool wready = false;
+  bool bvalid = false;
+  uint32_t bid = 0;
+  uint32_t bresp = 0;  // 0 OKAY, 2 SLVERR
+  bool arready = false;
+  bool rvalid = false;
+  uint32_t rid = 0;
+  AxiBeat rdata{};
+  uint32_t rresp = 0;
+  bool rlast = false;
+};
+
+// AXI4-Lite CSR port of qpm_top (32-bit data), slave side.
+struct AxiLiteMasterOut {
+  bool awvalid = false;
+  uint32_t awaddr = 0;
+  bool wvalid = false;
+  uint32_t wdata = 0;
+  uint32_t wstrb = 0xf;
+  bool bready = false;
+  bool arvalid = false;
+  uint32_t araddr = 0;
+  bool rready = false;
+};
+
+struct AxiLiteSlaveOut {
+  bool awready = false;
+  bool wready = false;
+  bool bvalid = false;
+  uint32_t bresp = 0;
+  bool arready = false;
+  bool rvalid = false;
+  uint32_t rdata = 0;
+  uint32_t rresp = 0;
+};
 
 class Dut {
  public:
@@ -28,10 +93,15 @@ class Dut {
   virtual bool rsp_valid() const = 0;
   virtual void set_rsp_ready(bool v) = 0;
   virtual BitVec rsp() const = 0;
-  // Backdoor to the QPC storage (simulation only): read or replace the context of qpn
-  // without a command. The caller keeps the golden model in step.
-  virtual BitVec backdoor_read_qpc(uint32_t qpn) = 0;
-  virtual void backdoor_write_qpc(uint32_t qpn, const BitVec &qpc) = 0;
+  // AXI4 memory port (qpm_top is the master)
+  virtual AxiMasterOut mem_out() const = 0;
+  virtual void set_mem_in(const AxiSlaveOut &in) = 0;
+  // AXI4-Lite CSR port (qpm_top is the slave)
+  virtual AxiLiteSlaveOut csr_out() const = 0;
+  virtual void set_csr_in(const AxiLiteMasterOut &in) = 0;
+  // Backdoor (simulation only): if qpn's context is in the QP cache, replace it there
+  // (marked dirty) and return true; else return false and the caller writes memory.
+  virtual bool backdoor_write_cached_qpc(uint32_t qpn, const BitVec &qpc) = 0;
   // FST waveforms
   virtual void open_trace(const std::string &path) = 0;
   virtual void dump_trace(uint64_t time) = 0;
@@ -42,7 +112,8 @@ class Dut {
 struct DutConfig {
   std::string name;
   std::string description;
-  Config params;
+  Config params;     // what software sees (cache geometry for PIN_QP's capacity)
+  uint32_t mshrs;    // miss registers
 };
 
 const std::vector<DutConfig> &dut_configs();

@@ -3,14 +3,25 @@
 
 #include "Vqpm_top_default.h"
 #include "Vqpm_top_default___024root.h"
+#include "Vqpm_top_tiny.h"
+#include "Vqpm_top_tiny___024root.h"
 #include "verilated_dut.h"
 
 namespace qpm {
 
 const std::vector<DutConfig> &dut_configs() {
-  static const std::vector<DutConfig> configs = {
-      {"default", "all-on-chip QPC store, QPN_LIMIT 4096", Config{}},
-  };
+  // Keep in step with the qpm_verilate_config() calls in CMakeLists.txt.
+  static const std::vector<DutConfig> configs = [] {
+    Config dflt;  // 64 sets x 4 ways, 8 MSHRs
+    Config tiny;
+    tiny.sets = 2;
+    tiny.ways = 2;
+    return std::vector<DutConfig>{
+        {"default", "QP cache 64 sets x 4 ways, 8 MSHRs", dflt, 8},
+        {"tiny", "QP cache 2 sets x 2 ways, 2 MSHRs: an eviction on almost every command",
+         tiny, 2},
+    };
+  }();
   return configs;
 }
 
@@ -22,7 +33,13 @@ const DutConfig *find_dut_config(const std::string &name) {
 }
 
 std::unique_ptr<Dut> make_dut(const std::string &config, VerilatedContext *ctx) {
-  if (config == "default") return std::make_unique<VerilatedDut<Vqpm_top_default>>(ctx);
+  const DutConfig *c = find_dut_config(config);
+  if (config == "default") {
+    return std::make_unique<VerilatedDut<Vqpm_top_default>>(ctx, c->params.sets, c->params.ways);
+  }
+  if (config == "tiny") {
+    return std::make_unique<VerilatedDut<Vqpm_top_tiny>>(ctx, c->params.sets, c->params.ways);
+  }
   throw std::invalid_argument("unknown configuration '" + config + "'");
 }
 

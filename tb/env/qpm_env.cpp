@@ -1,21 +1,72 @@
 #include "qpm_env.h"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 
 namespace qpm {
+
+const std::vector<const char *> kCounterNames = {
+    "hits",  "misses",   "merged",  "evictions",  "writebacks",
+    "walks", "dir_hits", "refused", "mem_errors", "miss_waits"};
+
+namespace {
+constexpr uint64_t kPageBytes = 4096;
+}
 
 QpmEnv::QpmEnv(const EnvOptions &opt)
     : opt_(opt),
       rng_(opt.seed),
       tb_(opt.config, opt.seed, opt.trace_path),
       model_(tb_.config().params),
-      scoreboard_(model_),
-      driver_(rng_, [this](const Command &c) { scoreboard_.on_accept(c); }, opt.cmd_idle_prob),
-      monitor_(rng_, [this](const Response &r) { scoreboard_.on_response(r); },
-               opt.rsp_stall_prob) {
+      memory_(rng_, opt.mem),
+      scoreboard_(model_, [this] { return memory_.injected_read_errors(); }),
+      driver_(rng_, [this](const Command &c) { on_accept(c); }, opt.cmd_idle_prob),
+      monitor_(rng_, [this](const Response &r) { on_response(r); }, opt.rsp_stall_prob) {
+  tb_.add(&memory_);
+  tb_.add(&csr_);
   tb_.add(&driver_);
   tb_.add(&monitor_);
+  tb_.dut().set_mem_in(AxiSlaveOut{});
+  tb_.dut().set_csr_in(AxiLiteMasterOut{});
   tb_.reset();
+
+  // Software's side of SPEC §3.2: the directory lives at kQptBase; QPN_LIMIT from config.
+  const Config &cfg = model_.config();
+  memory_.map_region(kQptBase, uint64_t{cfg.dir_entries} * 8);
+  write_csr(csr::kQptBaseLo, static_cast<uint32_t>(kQptBase));
+  write_csr(csr::kQptBaseHi, static_cast<uint32_t>(kQptBase >> 32));
+  write_csr(csr::kQpnLimit, cfg.qpn_limit);
+  if (opt.map_all_pages) {
+    for (uint32_t i = 0; i < (cfg.qpn_limit >> cfg.page_bits); ++i) {
+      Command map;
+      map.op = Opcode::MapPage;
+      map.dir_index = i;
+      map.page_address = kFirstPage + uint64_t{i} * kPageBytes;
+      if (execute(map).status != Status::Ok) throw std::runtime_error("initial MAP_PAGE failed");
+    }
+  }
+}
+
+void QpmEnv::on_accept(const Command &cmd) {
+  // A mapped page must be readable before the hardware can touch it; the page it
+  // replaces is forgotten only once the hardware has flushed it (the OK response).
+  std::optional<uint64_t> old_page;
+  if (!cmd.use_raw_op && (cmd.op == Opcode::MapPage || cmd.op == Opcode::UnmapPage) &&
+      cmd.dir_index < model_.config().dir_entries) {
+    const auto &e = model_.dir_entry(cmd.dir_index);
+    if (e.valid) old_page = e.page_address;
+    if (cmd.op == Opcode::MapPage) memory_.map_region(cmd.page_address, kPageBytes);
+  }
+  unmap_on_ok_.push_back(old_page);
+  scoreboard_.on_accept(cmd);
+}
+
+void QpmEnv::on_response(const Response &rsp) {
+  const std::optional<uint64_t> old_page = unmap_on_ok_.front();
+  unmap_on_ok_.erase(unmap_on_ok_.begin());
+  scoreboard_.on_response(rsp);
+  if (old_page && rsp.status == Status::Ok) memory_.unmap_region(*old_page);
 }
 
 void QpmEnv::drain() {
@@ -40,14 +91,85 @@ Response QpmEnv::execute(const Command &cmd) {
   return scoreboard_.last_response();
 }
 
-void QpmEnv::force_qpc(uint32_t qpn, const Qpc &q) {
-  model_.force_qpc(qpn, q);
-  tb_.dut().backdoor_write_qpc(qpn, pack_qpc(model_.qpc(qpn)));
-  tb_.dut().eval();
-}
-
 void QpmEnv::run_cycles(uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) tb_.tick();
+}
+
+void QpmEnv::wait_csr() {
+  for (uint64_t i = 0; !csr_.idle(); ++i) {
+    if (i > 1000) throw std::runtime_error("timeout: CSR access not answered");
+    tb_.tick();
+  }
+}
+
+uint32_t QpmEnv::read_csr(uint32_t addr) {
+  csr_.read(addr);
+  wait_csr();
+  const AxiLiteResult r = csr_.results().back();
+  csr_.results().clear();
+  if (r.resp != 0) throw std::runtime_error(fmt::format("CSR read {:#x}: error {}", addr, r.resp));
+  return r.data;
+}
+
+void QpmEnv::write_csr(uint32_t addr, uint32_t data) {
+  csr_.write(addr, data);
+  wait_csr();
+  const AxiLiteResult r = csr_.results().back();
+  csr_.results().clear();
+  if (r.resp != 0) throw std::runtime_error(fmt::format("CSR write {:#x}: error {}", addr, r.resp));
+}
+
+std::vector<uint32_t> QpmEnv::read_counters() {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < kCounterNames.size(); ++i) {
+    out.push_back(read_csr(csr::kCounters + 4 * static_cast<uint32_t>(i)));
+  }
+  return out;
+}
+
+std::vector<std::string> QpmEnv::final_check() {
+  std::vector<std::string> problems;
+  Command sync;
+  sync.op = Opcode::SyncCache;
+  if (execute(sync).status != Status::Ok) problems.push_back("SYNC_CACHE did not answer OK");
+  size_t checked = 0;
+  for (const auto &[addr, qpc] : model_.memory_qpcs()) {
+    std::array<uint8_t, 64> mem{};
+    memory_.read_bytes(addr, mem.data(), mem.size());
+    const auto want = qpc_bytes(qpc);
+    if (mem != want) {
+      BitVec bits(kQpcBits);
+      for (unsigned i = 0; i < 64; ++i) bits.set(8 * i, 8, mem[i]);
+      Response got, exp;
+      got.qpc = unpack_qpc(bits);
+      exp.qpc = qpc;
+      problems.push_back(fmt::format("memory image at {:#x} differs from the model:\n{}", addr,
+                                     Scoreboard::difference(exp, got)));
+      if (problems.size() > 5) break;
+    }
+    ++checked;
+  }
+  for (const auto &v : memory_.violations()) {
+    problems.push_back("memory: " + v);
+    if (problems.size() > 10) break;
+  }
+  if (scoreboard_.mismatches()) {
+    problems.push_back(fmt::format("{} response mismatches", scoreboard_.mismatches()));
+  }
+  if (tb_.assertion_failed()) problems.push_back("an RTL assertion failed");
+  return problems;
+}
+
+void QpmEnv::force_qpc(uint32_t qpn, const Qpc &q) {
+  model_.force_qpc(qpn, q);
+  const Qpc &stored = model_.qpc(qpn);
+  if (!tb_.dut().backdoor_write_cached_qpc(qpn, pack_qpc(stored))) {
+    const auto addr = model_.qpc_address(qpn);
+    if (!addr) throw std::logic_error("force_qpc on an unmapped QPN");
+    const auto bytes = qpc_bytes(stored);
+    memory_.write_bytes(*addr, bytes.data(), bytes.size());
+  }
+  tb_.dut().eval();
 }
 
 }  // namespace qpm

@@ -1,12 +1,15 @@
-// One qpm_top with its golden model, driver, monitor and scoreboard: what the simulator
-// and every system-level test run on.
+// One qpm_top with its golden model, memory model, CSR master, command driver, response
+// monitor and scoreboard: what the simulator and every system-level test run on.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <random>
 #include <string>
+#include <vector>
 
+#include "axi_memory.h"
+#include "axil_master.h"
 #include "command_agent.h"
 #include "golden_model.h"
 #include "scoreboard.h"
@@ -14,13 +17,31 @@
 
 namespace qpm {
 
+// CSR offsets (docs/qp-table.md).
+namespace csr {
+constexpr uint32_t kId = 0x000;
+constexpr uint32_t kConfig = 0x004;
+constexpr uint32_t kQptBaseLo = 0x008;
+constexpr uint32_t kQptBaseHi = 0x00c;
+constexpr uint32_t kQpnLimit = 0x010;
+constexpr uint32_t kEvictPolicy = 0x014;
+constexpr uint32_t kCounters = 0x040;  // kCounterNames order, 4 bytes each
+}  // namespace csr
+extern const std::vector<const char *> kCounterNames;
+
+// Where the harness puts the QP table in host memory.
+constexpr uint64_t kQptBase = 0x10000000;
+constexpr uint64_t kFirstPage = 0x200000000;  // page i of the initial mapping: + i * 4 KiB
+
 struct EnvOptions {
   std::string config = "default";
   uint64_t seed = 1;
-  std::string trace_path;     // FST file, empty for none
-  double cmd_idle_prob = 0.0;    // chance of an idle cycle before a command
-  double rsp_stall_prob = 0.0;   // chance rsp_ready is low in a cycle
-  uint64_t timeout_cycles = 20000;  // per command, after reset
+  std::string trace_path;           // FST file, empty for none
+  double cmd_idle_prob = 0.0;       // chance of an idle cycle before a command
+  double rsp_stall_prob = 0.0;      // chance rsp_ready is low in a cycle
+  uint64_t timeout_cycles = 200000;  // per command
+  bool map_all_pages = true;        // MAP_PAGE every directory entry below QPN_LIMIT at start
+  AxiMemoryOptions mem;
 };
 
 class QpmEnv {
@@ -35,24 +56,44 @@ class QpmEnv {
   // Run until every queued command has been answered.
   void drain();
   void run_cycles(uint64_t n);
-  // Test backdoor: replace a QP's context in the RTL and the model alike, as the
-  // datapath would have left it (SQE, SQD while draining). Call between commands.
+
+  // CSR access over AXI4-Lite (blocking).
+  uint32_t read_csr(uint32_t addr);
+  void write_csr(uint32_t addr, uint32_t data);
+  // All event counters, in kCounterNames order, read over AXI4-Lite.
+  std::vector<uint32_t> read_counters();
+
+  // SYNC_CACHE, then compare host memory with the model's QPC of every valid QPN, and
+  // report memory-model violations. Returns the problems found (empty when clean).
+  std::vector<std::string> final_check();
+
+  // Test backdoor: replace a QP's context in the RTL (cache line or memory) and in the
+  // model alike, as the datapath would have left it (SQE, SQD while draining).
   void force_qpc(uint32_t qpn, const Qpc &q);
 
   GoldenModel &model() { return model_; }
   Scoreboard &scoreboard() { return scoreboard_; }
   Testbench &tb() { return tb_; }
+  AxiMemory &memory() { return memory_; }
   std::mt19937_64 &rng() { return rng_; }
   const EnvOptions &options() const { return opt_; }
 
  private:
+  void on_accept(const Command &cmd);
+  void on_response(const Response &rsp);
+  void wait_csr();
+
   EnvOptions opt_;
   std::mt19937_64 rng_;
   Testbench tb_;
   GoldenModel model_;
+  AxiMemory memory_;
+  AxiLiteMaster csr_;
   Scoreboard scoreboard_;
   CommandDriver driver_;
   ResponseMonitor monitor_;
+  // A page to forget in the memory model once the MAP/UNMAP that replaced it succeeds.
+  std::vector<std::optional<uint64_t>> unmap_on_ok_;
 };
 
 }  // namespace qpm

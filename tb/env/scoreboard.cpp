@@ -8,7 +8,7 @@
 namespace qpm {
 
 void Scoreboard::on_accept(const Command &cmd) {
-  expected_.push_back({accepted_++, cmd, model_.execute(cmd)});
+  expected_.push_back({accepted_++, cmd, read_errors_()});
 }
 
 void Scoreboard::on_response(const Response &actual) {
@@ -19,16 +19,18 @@ void Scoreboard::on_response(const Response &actual) {
   }
   Pending p = expected_.front();
   expected_.pop_front();
+  const bool memory_error = read_errors_() != p.read_errors_at_accept;
+  const Response expected = model_.execute(p.cmd, memory_error);
   ++checked_;
   ++status_counts_[actual.status];
   last_response_ = actual;
-  last_expected_ = p.expected;
-  const std::string diff = difference(p.expected, actual);
+  last_expected_ = expected;
+  const std::string diff = difference(expected, actual);
   if (!diff.empty()) {
     ++mismatch_count_;
     spdlog::error("MISMATCH at command #{}: {}\n{}", p.index, format_command(p.cmd), diff);
     if (first_mismatches_.size() < kKeep) {
-      first_mismatches_.push_back({p.index, p.cmd, p.expected, actual, diff});
+      first_mismatches_.push_back({p.index, p.cmd, expected, actual, diff});
     }
   }
 }

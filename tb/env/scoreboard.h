@@ -1,11 +1,14 @@
 // Compares every RTL response with the golden model's prediction.
 //
-// The prediction is made when the RTL accepts the command (the model executes it then),
-// and responses come back in command order, so expected responses wait in a FIFO.
+// Responses come back in command order. The model executes a command when its response
+// arrives, told whether the memory model injected a read error while the command ran
+// (the command unit takes the next command only after answering this one, so every
+// memory access between a command's acceptance and its response is its own).
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,7 +27,9 @@ struct Mismatch {
 
 class Scoreboard {
  public:
-  explicit Scoreboard(GoldenModel &model) : model_(model) {}
+  // read_errors: how many read errors the memory has injected so far.
+  Scoreboard(GoldenModel &model, std::function<uint64_t()> read_errors)
+      : model_(model), read_errors_(std::move(read_errors)) {}
 
   void on_accept(const Command &cmd);
   void on_response(const Response &actual);
@@ -47,10 +52,11 @@ class Scoreboard {
   struct Pending {
     uint64_t index;
     Command cmd;
-    Response expected;
+    uint64_t read_errors_at_accept;
   };
 
   GoldenModel &model_;
+  std::function<uint64_t()> read_errors_;
   std::deque<Pending> expected_;
   uint64_t accepted_ = 0;
   uint64_t checked_ = 0;

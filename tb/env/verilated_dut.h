@@ -6,8 +6,10 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "dut.h"
+#include "axi_pins.h"
 #include "port_codec.h"
 
 namespace qpm {
@@ -15,7 +17,8 @@ namespace qpm {
 template <class V>
 class VerilatedDut : public Dut {
  public:
-  explicit VerilatedDut(VerilatedContext *ctx) : top_(std::make_unique<V>(ctx, "TOP")) {}
+  VerilatedDut(VerilatedContext *ctx, uint32_t sets, uint32_t ways)
+      : top_(std::make_unique<V>(ctx, "TOP")), sets_(sets), ways_(ways) {}
   ~VerilatedDut() override { close_trace(); }
 
   void eval() override { top_->eval(); }
@@ -29,11 +32,47 @@ class VerilatedDut : public Dut {
   void set_rsp_ready(bool v) override { top_->rsp_ready_i = v; }
   BitVec rsp() const override { return copy_out(top_->rsp_o, kRspBits); }
 
-  BitVec backdoor_read_qpc(uint32_t qpn) override {
-    return copy_out(qpc_ram()[qpn], kQpcBits);
+  AxiMasterOut mem_out() const override { return axi_master_pins(*top_); }
+  void set_mem_in(const AxiSlaveOut &in) override { drive_axi_slave_pins(*top_, in); }
+  AxiLiteSlaveOut csr_out() const override {
+    AxiLiteSlaveOut s;
+    s.awready = top_->s_axil_awready_o;
+    s.wready = top_->s_axil_wready_o;
+    s.bvalid = top_->s_axil_bvalid_o;
+    s.bresp = top_->s_axil_bresp_o;
+    s.arready = top_->s_axil_arready_o;
+    s.rvalid = top_->s_axil_rvalid_o;
+    s.rdata = top_->s_axil_rdata_o;
+    s.rresp = top_->s_axil_rresp_o;
+    return s;
   }
-  void backdoor_write_qpc(uint32_t qpn, const BitVec &qpc) override {
-    copy_in(qpc, qpc_ram()[qpn]);
+  void set_csr_in(const AxiLiteMasterOut &in) override {
+    top_->s_axil_awvalid_i = in.awvalid;
+    top_->s_axil_awaddr_i = in.awaddr;
+    top_->s_axil_wvalid_i = in.wvalid;
+    top_->s_axil_wdata_i = in.wdata;
+    top_->s_axil_wstrb_i = in.wstrb;
+    top_->s_axil_bready_i = in.bready;
+    top_->s_axil_arvalid_i = in.arvalid;
+    top_->s_axil_araddr_i = in.araddr;
+    top_->s_axil_rready_i = in.rready;
+  }
+
+  bool backdoor_write_cached_qpc(uint32_t qpn, const BitVec &qpc) override {
+    auto *root = top_->rootp;
+    const uint32_t set = qpn % sets_;
+    const uint32_t tag = qpn / sets_;
+    for (uint32_t way = 0; way < ways_; ++way) {
+      const uint32_t line = set * ways_ + way;
+      if (!bit(root->qpm_top__DOT__u_qpc_cache__DOT__valid_q, line) ||
+          root->qpm_top__DOT__u_qpc_cache__DOT__tag_q[line] != tag) {
+        continue;
+      }
+      copy_in(qpc, root->qpm_top__DOT__u_qpc_cache__DOT__u_data_ram__DOT__mem_q[line]);
+      set_bit(root->qpm_top__DOT__u_qpc_cache__DOT__dirty_q, line);
+      return true;
+    }
+    return false;
   }
 
   void open_trace(const std::string &path) override {
@@ -50,6 +89,24 @@ class VerilatedDut : public Dut {
   }
 
  private:
+  // One bit of a Verilated vector: a plain integer up to 64 bits, VlWide above.
+  template <class T>
+  static bool bit(const T &v, uint32_t i) {
+    if constexpr (std::is_integral_v<T>) {
+      return (v >> i) & 1;
+    } else {
+      return (v[i / 32] >> (i % 32)) & 1;
+    }
+  }
+  template <class T>
+  static void set_bit(T &v, uint32_t i) {
+    if constexpr (std::is_integral_v<T>) {
+      v |= T{1} << i;
+    } else {
+      v[i / 32] |= 1u << (i % 32);
+    }
+  }
+
   template <class W>
   static void copy_in(const BitVec &bits, W &port) {
     for (size_t i = 0; i < bits.words().size(); ++i) port[i] = bits.words()[i];
@@ -61,10 +118,8 @@ class VerilatedDut : public Dut {
     return v;
   }
 
-  // The on-chip store's RAM (made public by tb/env/backdoor.vlt).
-  auto &qpc_ram() { return top_->rootp->qpm_top__DOT__u_qpc_store__DOT__u_ram__DOT__mem_q; }
-
   std::unique_ptr<V> top_;
+  uint32_t sets_, ways_;
   std::unique_ptr<VerilatedFstC> trace_;
 };
 

@@ -1,5 +1,6 @@
 #include "golden_model.h"
 
+#include <map>
 #include <stdexcept>
 
 #include "qp_trans_table.h"
@@ -13,7 +14,7 @@ constexpr uint32_t kMaxTimeout = 31;      // 5-bit codes: timeout, min_rnr_timer
 constexpr uint32_t kMaxRetry = 7;         // 3-bit counts: retry_cnt, rnr_retry
 constexpr uint32_t kMaxSl = 15;
 constexpr uint32_t kMaxPathMigState = 2;  // MIGRATED, REARM, ARMED
-constexpr uint64_t kDirPageAlign = 4096;
+constexpr uint32_t kQpcBytes = 64;       // one QPC in memory (SPEC §3.1)
 
 uint32_t width_mask(unsigned width) {
   return width >= 32 ? 0xffffffffu : (1u << width) - 1;
@@ -127,19 +128,85 @@ uint32_t bad_value_bits(const Command &c, const Config &cfg) {
   return bad;
 }
 
-GoldenModel::GoldenModel(const Config &cfg)
-    : cfg_(cfg), qpcs_(cfg.qpn_limit), dir_(cfg.qpn_limit >> cfg.page_bits) {}
+namespace {
 
-const Qpc &GoldenModel::qpc(uint32_t qpn) const { return qpcs_.at(qpn); }
+bool is_qp_command(uint8_t op) {
+  switch (op) {
+    case static_cast<uint8_t>(Opcode::CreateQp):
+    case static_cast<uint8_t>(Opcode::ModifyQp):
+    case static_cast<uint8_t>(Opcode::QueryQp):
+    case static_cast<uint8_t>(Opcode::DestroyQp):
+    case static_cast<uint8_t>(Opcode::PinQp):
+    case static_cast<uint8_t>(Opcode::UnpinQp):
+      return true;
+    default:
+      return false;
+  }
+}
+
+const Config &checked(const Config &cfg) {
+  if (cfg.page_bits > 24) throw std::invalid_argument("page_bits above the 24-bit QPN");
+  const uint64_t pages = (uint64_t{cfg.qpn_limit} + (uint64_t{1} << cfg.page_bits) - 1) >>
+                         cfg.page_bits;  // pages that hold QPNs below the limit
+  if (pages > cfg.dir_entries) {
+    throw std::invalid_argument("qpn_limit exceeds dir_entries << page_bits");
+  }
+  if (cfg.sets == 0 || cfg.ways == 0) throw std::invalid_argument("sets and ways must be >= 1");
+  return cfg;
+}
+
+}  // namespace
+
+GoldenModel::GoldenModel(const Config &cfg) : cfg_(checked(cfg)), dir_(cfg.dir_entries) {}
+
+uint64_t GoldenModel::slot_address(uint64_t page_address, uint32_t slot) const {
+  return page_address + uint64_t{slot} * kQpcBytes;
+}
+
+const Qpc &GoldenModel::load(uint64_t address) const {
+  static const Qpc kZero{};
+  const auto it = memory_.find(address);
+  return it == memory_.end() ? kZero : it->second;
+}
+
+bool GoldenModel::page_in_use(uint64_t page_address) const {
+  const uint32_t slots = 1u << cfg_.page_bits;
+  for (uint32_t i = 0; i < slots; ++i) {
+    if (load(slot_address(page_address, i)).valid) return true;
+  }
+  return false;
+}
+
+std::optional<uint64_t> GoldenModel::qpc_address(uint32_t qpn) const {
+  if (qpn >= cfg_.qpn_limit) return std::nullopt;
+  const DirEntry &e = dir_[qpn >> cfg_.page_bits];
+  if (!e.valid) return std::nullopt;
+  return slot_address(e.page_address, qpn & ((1u << cfg_.page_bits) - 1));
+}
+
+const Qpc &GoldenModel::qpc(uint32_t qpn) const {
+  static const Qpc kZero{};
+  if ((uint64_t{qpn} >> cfg_.page_bits) >= cfg_.dir_entries) {
+    throw std::out_of_range("qpn beyond dir_entries << page_bits");
+  }
+  const std::optional<uint64_t> a = qpc_address(qpn);
+  return a ? load(*a) : kZero;
+}
+
+Qpc &GoldenModel::backdoor_slot(uint32_t qpn) {
+  const std::optional<uint64_t> a = qpc_address(qpn);
+  if (!a) throw std::out_of_range("backdoor write to an unmapped QPN");
+  return memory_[*a];
+}
 
 void GoldenModel::force_state(uint32_t qpn, QpState s) {
-  Qpc &q = qpcs_.at(qpn);
+  Qpc &q = backdoor_slot(qpn);
   q.state = static_cast<uint32_t>(s);
   mask_to_widths(&q);
 }
 
 void GoldenModel::force_qpc(uint32_t qpn, const Qpc &q) {
-  Qpc &dst = qpcs_.at(qpn);
+  Qpc &dst = backdoor_slot(qpn);
   dst = q;
   mask_to_widths(&dst);
 }
@@ -148,25 +215,44 @@ const GoldenModel::DirEntry &GoldenModel::dir_entry(uint32_t index) const {
   return dir_.at(index);
 }
 
-bool GoldenModel::exists(uint32_t qpn) const {
-  return qpn < cfg_.qpn_limit && qpcs_[qpn].valid;
+std::vector<std::pair<uint64_t, Qpc>> GoldenModel::memory_qpcs() const {
+  std::map<uint64_t, Qpc> found;  // ordered, and a page mapped twice counts once
+  const uint32_t slots = 1u << cfg_.page_bits;
+  for (const DirEntry &e : dir_) {
+    if (!e.valid) continue;
+    for (uint32_t i = 0; i < slots; ++i) {
+      const uint64_t a = slot_address(e.page_address, i);
+      const Qpc &q = load(a);
+      if (q.valid) found.emplace(a, q);
+    }
+  }
+  return {found.begin(), found.end()};
 }
 
-Response GoldenModel::execute(const Command &cmd) {
-  switch (cmd.opcode_byte()) {
+Response GoldenModel::execute(const Command &cmd, bool memory_error) {
+  const uint8_t op = cmd.opcode_byte();
+  if (is_qp_command(op)) {
+    // docs/qp-table.md: the limit, then the directory shadow; neither touches memory.
+    if (!qpc_address(cmd.qpn)) return fail(Status::BadRes);
+    // Past those two checks the command reads the QPC (a walk, or the cache): an error
+    // answer ends it with INT_ERR before any of its own checks.
+    if (memory_error) return fail(Status::IntErr);
+  }
+  switch (op) {
     case static_cast<uint8_t>(Opcode::CreateQp):
       return create_qp(cmd);
     case static_cast<uint8_t>(Opcode::ModifyQp):
       return modify_qp(cmd);
     case static_cast<uint8_t>(Opcode::QueryQp):
+      return query_qp(cmd);
     case static_cast<uint8_t>(Opcode::PinQp):
+      return pin_qp(cmd);
     case static_cast<uint8_t>(Opcode::UnpinQp):
-      // PIN/UNPIN are eviction hints; the all-on-chip store has nothing to do.
-      return read_qp(cmd);
+      return unpin_qp(cmd);
     case static_cast<uint8_t>(Opcode::DestroyQp):
       return destroy_qp(cmd);
     case static_cast<uint8_t>(Opcode::SyncCache):
-      return Response{};  // nothing to write back: OK, zero QPC
+      return Response{};  // the model has no cache: memory already holds every QPC
     case static_cast<uint8_t>(Opcode::MapPage):
       return map_page(cmd);
     case static_cast<uint8_t>(Opcode::UnmapPage):
@@ -177,16 +263,19 @@ Response GoldenModel::execute(const Command &cmd) {
   }
 }
 
+// The QP-command handlers below run after execute() has checked the limit and the
+// mapping, so qpc_address(cmd.qpn) has a value.
+
 Response GoldenModel::create_qp(const Command &cmd) {
-  if (cmd.qpn >= cfg_.qpn_limit) return fail(Status::BadRes);
   if (cmd.qpn <= 1) return fail(Status::BadParam);  // QPN 0 and 1 are reserved
   if (!is_supported_type(cmd.qp_type) || cmd.pd >= kPsnLimit || cmd.cqn_snd >= kPsnLimit ||
       cmd.cqn_rcv >= kPsnLimit || cmd.log_sq_size > cfg_.max_log_q ||
       cmd.log_rq_size > cfg_.max_log_q) {
     return fail(Status::BadParam);
   }
-  Qpc &q = qpcs_[cmd.qpn];
-  if (q.valid) return fail(Status::ResBusy);
+  const uint64_t addr = *qpc_address(cmd.qpn);
+  const Qpc &old = load(addr);
+  if (old.valid) return fail(Status::ResBusy);
 
   Qpc fresh;
   fresh.valid = 1;
@@ -197,16 +286,16 @@ Response GoldenModel::create_qp(const Command &cmd) {
   fresh.cqn_rcv = cmd.cqn_rcv;
   fresh.log_sq_size = cmd.log_sq_size;
   fresh.log_rq_size = cmd.log_rq_size;
-  fresh.epoch = q.epoch;  // the destroyed incarnation's epoch lives on
-  q = fresh;
-  mask_to_widths(&q);
-  return ok_with(q);
+  fresh.epoch = old.epoch;  // the destroyed incarnation's epoch lives on in memory
+  mask_to_widths(&fresh);
+  memory_[addr] = fresh;
+  return ok_with(fresh);
 }
 
 Response GoldenModel::modify_qp(const Command &cmd) {
-  // 1. Existence.
+  // 1. Existence (the limit and the mapping were checked by execute()).
   if (!exists(cmd.qpn)) return fail(Status::BadRes);
-  const Qpc &q = qpcs_[cmd.qpn];
+  const Qpc &q = qpc(cmd.qpn);
   const uint32_t mask = cmd.attr_mask;
   const uint32_t cur = q.state;
 
@@ -248,35 +337,62 @@ Response GoldenModel::modify_qp(const Command &cmd) {
   }
   mask_to_widths(&n);
   if (to_reset) reset_hw_fields(&n);  // after the attribute writes (docs: order)
-  qpcs_[cmd.qpn] = n;
+  memory_[*qpc_address(cmd.qpn)] = n;
   return ok_with(n);
 }
 
-Response GoldenModel::read_qp(const Command &cmd) const {
+Response GoldenModel::query_qp(const Command &cmd) const {
   if (!exists(cmd.qpn)) return fail(Status::BadRes);
-  return ok_with(qpcs_[cmd.qpn]);
+  return ok_with(qpc(cmd.qpn));
 }
 
 Response GoldenModel::destroy_qp(const Command &cmd) {
   if (!exists(cmd.qpn)) return fail(Status::BadRes);
-  Qpc &q = qpcs_[cmd.qpn];
+  Qpc q = qpc(cmd.qpn);
   reset_hw_fields(&q);
   Qpc cleared;
   cleared.epoch = q.epoch;  // only the epoch survives (valid = 0)
-  q = cleared;
-  return Response{};  // OK, zero QPC: DESTROY does not return the context
+  memory_[*qpc_address(cmd.qpn)] = cleared;
+  pinned_.erase(cmd.qpn);   // a destroyed QP holds no pin
+  return Response{};        // OK, zero QPC: DESTROY does not return the context
+}
+
+Response GoldenModel::pin_qp(const Command &cmd) {
+  if (!exists(cmd.qpn)) return fail(Status::BadRes);
+  if (!pinned(cmd.qpn)) {
+    // SPEC §4 / §9: at least one way of every set stays evictable, so a set holds at
+    // most ways-1 pinned QPNs.
+    const uint32_t set = cmd.qpn % cfg_.sets;
+    uint32_t in_set = 0;
+    for (uint32_t p : pinned_) in_set += (p % cfg_.sets == set) ? 1 : 0;
+    if (in_set + 1 > cfg_.ways - 1) return fail(Status::ResBusy);
+    pinned_.insert(cmd.qpn);
+  }
+  return ok_with(qpc(cmd.qpn));
+}
+
+Response GoldenModel::unpin_qp(const Command &cmd) {
+  if (!exists(cmd.qpn)) return fail(Status::BadRes);
+  pinned_.erase(cmd.qpn);  // unpinning a QPN that is not pinned is fine
+  return ok_with(qpc(cmd.qpn));
 }
 
 Response GoldenModel::map_page(const Command &cmd) {
-  if (cmd.dir_index >= dir_.size()) return fail(Status::BadParam);
-  if (cmd.page_address % kDirPageAlign != 0) return fail(Status::BadParam);
-  dir_[cmd.dir_index] = DirEntry{true, cmd.page_address};
+  if (cmd.dir_index >= usable_dir_entries()) return fail(Status::BadParam);
+  const uint64_t page_bytes = uint64_t{kQpcBytes} << cfg_.page_bits;
+  if (cmd.page_address % page_bytes != 0) return fail(Status::BadParam);
+  DirEntry &e = dir_[cmd.dir_index];
+  // Re-pointing a mapped entry is an unmap first: refused while its page holds a QP.
+  if (e.valid && page_in_use(e.page_address)) return fail(Status::ResBusy);
+  e = DirEntry{true, cmd.page_address};
   return Response{};
 }
 
 Response GoldenModel::unmap_page(const Command &cmd) {
-  if (cmd.dir_index >= dir_.size()) return fail(Status::BadParam);
-  dir_[cmd.dir_index] = DirEntry{};
+  if (cmd.dir_index >= usable_dir_entries()) return fail(Status::BadParam);
+  DirEntry &e = dir_[cmd.dir_index];
+  if (e.valid && page_in_use(e.page_address)) return fail(Status::ResBusy);
+  e = DirEntry{};  // unmapping an unmapped entry is OK; memory keeps the page's bytes
   return Response{};
 }
 

@@ -1,12 +1,19 @@
-// The golden reference model of qpm's command unit: SPEC.md §3.1, §4, §5 as read by
-// docs/state-machine.md. It predicts the response of every control-plane command and
-// applies its effect to a flat array of QPCs (the model has no cache, SPEC §3.3).
+// The golden reference model of qpm's command unit: SPEC.md §3.1, §3.2, §4, §5 as read
+// by docs/state-machine.md and docs/qp-table.md. It predicts the response of every
+// control-plane command and applies its effect to the QP table as the hardware keeps it
+// in host memory: a directory of {valid, page_address} entries and 64-byte QPCs at the
+// addresses the directory gives. The model has no cache (SPEC §3.3); the only trace of
+// the cache it keeps is the set of pinned QPNs, which decides PIN_QP's RES_BUSY.
 //
 // Written from the spec only, never from the RTL: where the two disagree, the
 // scoreboard reports it and the spec decides.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "qpm_types.h"
@@ -15,27 +22,48 @@ namespace qpm {
 
 class GoldenModel {
  public:
+  // Throws std::invalid_argument unless qpn_limit <= dir_entries << page_bits,
+  // page_bits <= 24, sets >= 1 and ways >= 1.
   explicit GoldenModel(const Config &cfg = Config{});
 
   // Predicts the response to cmd and applies its effect (none when not OK).
-  Response execute(const Command &cmd);
+  // memory_error: the memory access the command makes (directory or QPC) answers with
+  // an error. It matters only to CREATE/MODIFY/QUERY/DESTROY/PIN/UNPIN that pass the
+  // limit and mapped-page checks: they answer INT_ERR (zero syndrome, zero QPC) and
+  // change nothing. Every other command ignores it.
+  Response execute(const Command &cmd) { return execute(cmd, false); }
+  Response execute(const Command &cmd, bool memory_error);
 
-  // The QPC of qpn as the model holds it; qpn < cfg.qpn_limit (else std::out_of_range).
+  // The QPC of qpn as memory holds it. All zeros (a static object) when qpn >=
+  // qpn_limit or its page is unmapped; std::out_of_range when qpn >= dir_entries <<
+  // page_bits. The reference stays valid until the next command or backdoor call.
   const Qpc &qpc(uint32_t qpn) const;
+
+  // Where the QPC of qpn lives: nullopt when qpn >= qpn_limit or its page is unmapped.
+  std::optional<uint64_t> qpc_address(uint32_t qpn) const;
 
   // Test backdoors, standing in for the datapath the model does not run yet.
   // force_state sets the state field only (e.g. to reach SQE, which only hardware
-  // enters); force_qpc replaces the whole entry (e.g. sq_issued != sq_ci to make an SQD
-  // QP draining). Both store the fields masked to their QPC widths.
+  // enters); force_qpc replaces the whole context (e.g. sq_issued != sq_ci to make an
+  // SQD QP draining). Both store the fields masked to their QPC widths, and throw
+  // std::out_of_range when qpn >= qpn_limit or its page is unmapped.
   void force_state(uint32_t qpn, QpState s);
   void force_qpc(uint32_t qpn, const Qpc &q);
 
-  // One directory entry of the QP table (SPEC §3.2), index < qpn_limit >> page_bits.
+  // One directory entry of the QP table (SPEC §3.2), index < dir_entries (else
+  // std::out_of_range). Only indexes below qpn_limit >> page_bits can be mapped.
   struct DirEntry {
     bool valid = false;
     uint64_t page_address = 0;
   };
   const DirEntry &dir_entry(uint32_t index) const;
+
+  // Whether PIN_QP pinned qpn (and no UNPIN_QP or DESTROY_QP undid it since).
+  bool pinned(uint32_t qpn) const { return pinned_.count(qpn) != 0; }
+
+  // (address, QPC) of every valid QPC on a currently mapped page, in ascending address
+  // order, each address once: what memory must hold after SYNC_CACHE.
+  std::vector<std::pair<uint64_t, Qpc>> memory_qpcs() const;
 
   const Config &config() const { return cfg_; }
 
@@ -43,16 +71,29 @@ class GoldenModel {
   Response create_qp(const Command &cmd);
   Response modify_qp(const Command &cmd);
   Response destroy_qp(const Command &cmd);
+  Response pin_qp(const Command &cmd);
+  Response unpin_qp(const Command &cmd);
   Response map_page(const Command &cmd);
   Response unmap_page(const Command &cmd);
-  // QUERY_QP, PIN_QP, UNPIN_QP: existence check, then the QPC unchanged.
-  Response read_qp(const Command &cmd) const;
+  Response query_qp(const Command &cmd) const;
 
-  bool exists(uint32_t qpn) const;
+  // Directory entries software may map: qpn_limit >> page_bits.
+  uint32_t usable_dir_entries() const { return cfg_.qpn_limit >> cfg_.page_bits; }
+  // The QPC of the i-th slot of a page.
+  uint64_t slot_address(uint64_t page_address, uint32_t slot) const;
+  // Whether any QPC of the page at page_address is valid.
+  bool page_in_use(uint64_t page_address) const;
+  // The QPC in memory at address (all zeros when never written).
+  const Qpc &load(uint64_t address) const;
+  // The QPC of qpn for a backdoor write; throws when unmapped or out of range.
+  Qpc &backdoor_slot(uint32_t qpn);
+  // Valid QP at qpn (callers have checked the limit and the mapping).
+  bool exists(uint32_t qpn) const { return qpc(qpn).valid != 0; }
 
   Config cfg_;
-  std::vector<Qpc> qpcs_;      // indexed by QPN, qpn_limit entries
-  std::vector<DirEntry> dir_;  // qpn_limit >> page_bits entries
+  std::vector<DirEntry> dir_;                   // dir_entries entries
+  std::unordered_map<uint64_t, Qpc> memory_;    // QPCs by byte address; absent = zero
+  std::set<uint32_t> pinned_;                   // QPNs pinned by PIN_QP
 };
 
 // Step 3 of MODIFY_QP: the REQUIRED bits of (qp_type, cur, next) absent from mask, and

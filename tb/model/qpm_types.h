@@ -84,13 +84,19 @@ constexpr uint32_t kAll = 0xf;
 }  // namespace access
 
 // Build-time parameters of a qpm configuration that change what software sees.
+// qpn_limit is the value software programs into CSR QPN_LIMIT; it must not exceed the
+// hardware maximum dir_entries << page_bits. sets and ways matter to software only
+// through PIN_QP's capacity rule (SPEC §4: at most ways-1 pinned QPNs per set).
 struct Config {
   uint32_t qpn_limit = 4096;  // QPNs 0 .. qpn_limit-1 exist (0 and 1 reserved)
   uint32_t num_ports = 2;
   uint32_t pkey_tbl = 128;
   uint32_t max_rd_atomic = 16;
-  uint32_t page_bits = 6;     // QPCs per directory page = 2^page_bits
+  uint32_t page_bits = 6;     // QPCs per directory page = 2^page_bits (64 B each)
   uint32_t max_log_q = 15;    // largest log_sq_size / log_rq_size
+  uint32_t dir_entries = 256; // directory entries the hardware shadows (DIR_ENTRIES)
+  uint32_t sets = 64;         // QP cache geometry: set of a QPN = qpn % sets
+  uint32_t ways = 4;
 };
 
 // An address vector as commands carry it (struct ibv_ah_attr widths).
@@ -232,13 +238,14 @@ std::vector<FieldPos> qpc_field_positions();
 // A little-endian bit vector in 32-bit words, the shape of a Verilator wide port.
 class BitVec {
  public:
-  explicit BitVec(unsigned bits) : bits_(bits), words_((bits + 31) / 32, 0u) {}
+  explicit BitVec(unsigned bits = 0) : bits_(bits), words_((bits + 31) / 32, 0u) {}
   unsigned bits() const { return bits_; }
   std::vector<uint32_t> &words() { return words_; }
   const std::vector<uint32_t> &words() const { return words_; }
   void set(unsigned lsb, unsigned width, uint64_t value);
   uint64_t get(unsigned lsb, unsigned width) const;
   bool operator==(const BitVec &o) const { return bits_ == o.bits_ && words_ == o.words_; }
+  bool operator!=(const BitVec &o) const { return !(*this == o); }
 
  private:
   unsigned bits_;

@@ -1,0 +1,266 @@
+// qpm_axi_master: the AXI4 master of qpm (SPEC.md §2, memory port).
+//
+// Turns the cache's memory requests into AXI4 bursts: a QPC line is 64 bytes, two beats
+// of the 256-bit bus (INCR, size 32 bytes); a directory entry is one 8-byte beat on its
+// byte lanes. The requester tags each request with an ID; a read response is returned
+// whole (both beats) with that ID, in whatever order the memory answers across IDs, and
+// R beats of different IDs may interleave. Writes go out one burst at a time. The caller
+// keeps at most one request outstanding per ID and always accepts responses.
+module qpm_axi_master #(
+  parameter int unsigned IdW    = 4,
+  parameter int unsigned NumIds = 9   // IDs 0 .. NumIds-1 are used
+) (
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  // memory requests
+  input  logic           req_valid_i,
+  output logic           req_ready_o,
+  input  logic           req_write_i,
+  input  logic [IdW-1:0] req_id_i,
+  input  logic [63:0]    req_addr_i,
+  input  logic           req_line_i,    // 1: a 64-byte line, 0: an 8-byte word
+  input  logic [511:0]   req_wdata_i,   // a word travels in bits 63:0
+  // responses, one per request
+  output logic           rsp_valid_o,
+  output logic           rsp_write_o,
+  output logic [IdW-1:0] rsp_id_o,
+  output logic           rsp_error_o,   // SLVERR or DECERR on any beat
+  output logic [511:0]   rsp_rdata_o,   // a word returns in bits 63:0
+  // AXI4 master
+  output logic           m_axi_awvalid_o,
+  input  logic           m_axi_awready_i,
+  output logic [IdW-1:0] m_axi_awid_o,
+  output logic [63:0]    m_axi_awaddr_o,
+  output logic [7:0]     m_axi_awlen_o,
+  output logic [2:0]     m_axi_awsize_o,
+  output logic [1:0]     m_axi_awburst_o,
+  output logic [3:0]     m_axi_awcache_o,
+  output logic [2:0]     m_axi_awprot_o,
+  output logic           m_axi_wvalid_o,
+  input  logic           m_axi_wready_i,
+  output logic [255:0]   m_axi_wdata_o,
+  output logic [31:0]    m_axi_wstrb_o,
+  output logic           m_axi_wlast_o,
+  input  logic           m_axi_bvalid_i,
+  output logic           m_axi_bready_o,
+  input  logic [IdW-1:0] m_axi_bid_i,
+  input  logic [1:0]     m_axi_bresp_i,
+  output logic           m_axi_arvalid_o,
+  input  logic           m_axi_arready_i,
+  output logic [IdW-1:0] m_axi_arid_o,
+  output logic [63:0]    m_axi_araddr_o,
+  output logic [7:0]     m_axi_arlen_o,
+  output logic [2:0]     m_axi_arsize_o,
+  output logic [1:0]     m_axi_arburst_o,
+  output logic [3:0]     m_axi_arcache_o,
+  output logic [2:0]     m_axi_arprot_o,
+  input  logic           m_axi_rvalid_i,
+  output logic           m_axi_rready_o,
+  input  logic [IdW-1:0] m_axi_rid_i,
+  input  logic [255:0]   m_axi_rdata_i,
+  input  logic [1:0]     m_axi_rresp_i,
+  input  logic           m_axi_rlast_i
+);
+
+  if (NumIds > (1 << IdW)) begin : gen_bad_ids
+    $error("NumIds does not fit IdW");
+  end
+
+  localparam logic [2:0] SizeLine = 3'd5;  // 32-byte beats
+  localparam logic [2:0] SizeWord = 3'd3;  // one 8-byte beat
+  localparam logic [1:0] BurstIncr = 2'b01;
+
+  // ---------------------------------------------------------------------------------
+  // Read address: one AR at a time in a register
+  // ---------------------------------------------------------------------------------
+  logic           ar_valid_q;
+  logic [IdW-1:0] ar_id_q;
+  logic [63:0]    ar_addr_q;
+  logic           ar_line_q;
+  logic           take_read, take_write;
+
+  // Per-ID read state: is it a word (and on which lane), the last beat, error so far.
+  logic [NumIds-1:0] rd_word_q;
+  logic [1:0]        rd_lane_q  [NumIds];
+  logic [255:0]      rd_beat0_q [NumIds];
+  logic [NumIds-1:0] rd_error_q;
+
+  // ---------------------------------------------------------------------------------
+  // Write: one burst in flight on AW/W at a time
+  // ---------------------------------------------------------------------------------
+  logic           aw_valid_q, w_active_q, w_beat_q;
+  logic [IdW-1:0] aw_id_q;
+  logic [63:0]    aw_addr_q;
+  logic           w_line_q;
+  logic [511:0]   w_data_q;
+
+  assign take_read   = req_valid_i && !req_write_i && !ar_valid_q;
+  assign take_write  = req_valid_i && req_write_i && !aw_valid_q && !w_active_q;
+  assign req_ready_o = req_write_i ? (!aw_valid_q && !w_active_q) : !ar_valid_q;
+
+  // ---------------------------------------------------------------------------------
+  // Responses: a read completes on its last beat, a write on B. Both may complete in
+  // one cycle only if B waits: it is held off while a last R beat is offered.
+  // ---------------------------------------------------------------------------------
+  logic r_take, r_done, b_take;
+  assign m_axi_rready_o = 1'b1;
+  assign r_take = m_axi_rvalid_i;
+  assign r_done = r_take && m_axi_rlast_i;
+  assign m_axi_bready_o = !(m_axi_rvalid_i && m_axi_rlast_i);
+  assign b_take = m_axi_bvalid_i && m_axi_bready_o;
+
+  logic [NumIds-1:0] rid_hit;
+  always_comb begin
+    for (int unsigned i = 0; i < NumIds; i++) rid_hit[i] = (32'(m_axi_rid_i) == i);
+  end
+
+  // The word of a one-beat read, picked from its byte lanes.
+  logic [255:0] r_beat;
+  logic [1:0]   r_lane;
+  logic         r_word, r_err_so_far;
+  logic [255:0] r_beat0;
+  always_comb begin
+    r_lane       = '0;
+    r_word       = 1'b0;
+    r_err_so_far = 1'b0;
+    r_beat0      = '0;
+    for (int unsigned i = 0; i < NumIds; i++) begin
+      if (rid_hit[i]) begin
+        r_lane       = rd_lane_q[i];
+        r_word       = rd_word_q[i];
+        r_err_so_far = rd_error_q[i];
+        r_beat0      = rd_beat0_q[i];
+      end
+    end
+    r_beat = m_axi_rdata_i;
+  end
+
+  logic           rsp_valid_q, rsp_write_q, rsp_error_q;
+  logic [IdW-1:0] rsp_id_q;
+  logic [511:0]   rsp_rdata_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ar_valid_q      <= 1'b0;
+      ar_id_q         <= '0;
+      ar_addr_q       <= '0;
+      ar_line_q       <= 1'b0;
+      rd_word_q       <= '0;
+      rd_error_q      <= '0;
+      aw_valid_q      <= 1'b0;
+      w_active_q      <= 1'b0;
+      w_beat_q        <= 1'b0;
+      aw_id_q         <= '0;
+      aw_addr_q       <= '0;
+      w_line_q        <= 1'b0;
+      w_data_q        <= '0;
+      rsp_valid_q     <= 1'b0;
+      rsp_write_q     <= 1'b0;
+      rsp_error_q     <= 1'b0;
+      rsp_id_q        <= '0;
+      rsp_rdata_q     <= '0;
+      for (int unsigned i = 0; i < NumIds; i++) begin
+        rd_lane_q[i]  <= '0;
+        rd_beat0_q[i] <= '0;
+      end
+    end else begin
+      // AR
+      if (take_read) begin
+        ar_valid_q <= 1'b1;
+        ar_id_q    <= req_id_i;
+        ar_addr_q  <= req_addr_i;
+        ar_line_q  <= req_line_i;
+        for (int unsigned i = 0; i < NumIds; i++) begin
+          if (32'(req_id_i) == i) begin
+            rd_word_q[i]       <= !req_line_i;
+            rd_lane_q[i]       <= req_addr_i[4:3];
+            rd_error_q[i]      <= 1'b0;
+          end
+        end
+      end else if (m_axi_arready_i) begin
+        ar_valid_q <= 1'b0;
+      end
+      // R beats
+      if (r_take) begin
+        for (int unsigned i = 0; i < NumIds; i++) begin
+          if (rid_hit[i]) begin
+            rd_beat0_q[i]      <= m_axi_rdata_i;
+            rd_error_q[i]      <= rd_error_q[i] || m_axi_rresp_i[1];
+          end
+        end
+      end
+      // AW / W
+      if (take_write) begin
+        aw_valid_q <= 1'b1;
+        w_active_q <= 1'b1;
+        w_beat_q   <= 1'b0;
+        aw_id_q    <= req_id_i;
+        aw_addr_q  <= req_addr_i;
+        w_line_q   <= req_line_i;
+        w_data_q   <= req_wdata_i;
+      end else begin
+        if (aw_valid_q && m_axi_awready_i) aw_valid_q <= 1'b0;
+        if (m_axi_wvalid_o && m_axi_wready_i) begin
+          if (m_axi_wlast_o) w_active_q <= 1'b0;
+          w_beat_q <= 1'b1;
+        end
+      end
+      // The response register
+      rsp_valid_q <= r_done || b_take;
+      if (r_done) begin
+        rsp_write_q <= 1'b0;
+        rsp_id_q    <= m_axi_rid_i;
+        rsp_error_q <= r_err_so_far || m_axi_rresp_i[1];
+        rsp_rdata_q <= r_word ? {448'b0, r_beat[64*r_lane +: 64]} : {r_beat, r_beat0};
+      end else if (b_take) begin
+        rsp_write_q <= 1'b1;
+        rsp_id_q    <= m_axi_bid_i;
+        rsp_error_q <= m_axi_bresp_i[1];
+        rsp_rdata_q <= '0;
+      end
+    end
+  end
+
+  assign rsp_valid_o = rsp_valid_q;
+  assign rsp_write_o = rsp_write_q;
+  assign rsp_id_o    = rsp_id_q;
+  assign rsp_error_o = rsp_error_q;
+  assign rsp_rdata_o = rsp_rdata_q;
+
+  assign m_axi_arvalid_o = ar_valid_q;
+  assign m_axi_arid_o    = ar_id_q;
+  assign m_axi_araddr_o  = ar_addr_q;
+  assign m_axi_arlen_o   = ar_line_q ? 8'd1 : 8'd0;
+  assign m_axi_arsize_o  = ar_line_q ? SizeLine : SizeWord;
+  assign m_axi_arburst_o = BurstIncr;
+  assign m_axi_arcache_o = 4'b0011;  // normal, bufferable, non-cacheable
+  assign m_axi_arprot_o  = 3'b000;
+
+  assign m_axi_awvalid_o = aw_valid_q;
+  assign m_axi_awid_o    = aw_id_q;
+  assign m_axi_awaddr_o  = aw_addr_q;
+  assign m_axi_awlen_o   = w_line_q ? 8'd1 : 8'd0;
+  assign m_axi_awsize_o  = w_line_q ? SizeLine : SizeWord;
+  assign m_axi_awburst_o = BurstIncr;
+  assign m_axi_awcache_o = 4'b0011;
+  assign m_axi_awprot_o  = 3'b000;
+
+  // W follows its AW handshake (simplest for every slave; AXI4 would allow W first).
+  assign m_axi_wvalid_o = w_active_q && !aw_valid_q;
+  assign m_axi_wlast_o  = !w_line_q || w_beat_q;
+  always_comb begin
+    if (w_line_q) begin
+      m_axi_wdata_o = w_beat_q ? w_data_q[511:256] : w_data_q[255:0];
+      m_axi_wstrb_o = '1;
+    end else begin
+      m_axi_wdata_o = '0;
+      m_axi_wdata_o[64*aw_addr_q[4:3] +: 64] = w_data_q[63:0];
+      m_axi_wstrb_o = 32'hff << (8 * aw_addr_q[4:3]);
+    end
+  end
+
+  // Bit 1 of a response tells an error (SLVERR, DECERR) from OKAY/EXOKAY.
+  logic unused_resp;
+  assign unused_resp = m_axi_bresp_i[0] ^ m_axi_rresp_i[0];
+
+endmodule

@@ -1,0 +1,133 @@
+// AXI4 slave memory model for qpm_top's memory port.
+//
+// A sparse byte memory behind an AXI4 slave with random latency, optional reordering
+// across IDs, random back-pressure and injected read errors. It also checks the
+// master: protocol rules and accesses outside the regions the host has mapped are
+// recorded as violations (and the access is still served, so a run can go on and
+// report them all at the end).
+//
+// The core (sample/drive) sees only pin structs, so it is unit-tested without a DUT.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "testbench.h"
+
+namespace qpm {
+
+struct AxiMemoryOptions {
+  // Cycles from the AR handshake (or the last W beat) to the earliest edge the first
+  // R beat (or B) can be accepted at; drawn uniformly per burst. 0 behaves as 1.
+  uint32_t latency_min = 20, latency_max = 20;
+  // Due responses of different IDs are picked at random instead of oldest first.
+  bool reorder = false;
+  // Per cycle: probability that each of awready/wready/arready is low and that a due
+  // R beat or B is held back.
+  double backpressure = 0.0;
+  // Per read burst: probability that all of its beats answer SLVERR.
+  double read_error_rate = 0.0;
+};
+
+class AxiMemory : public TbExtension {
+ public:
+  static constexpr uint64_t kPageBytes = 4096;
+  static constexpr uint32_t kRespOkay = 0, kRespSlverr = 2;
+
+  // Throws std::invalid_argument for latency_min > latency_max.
+  AxiMemory(std::mt19937_64 &rng, const AxiMemoryOptions &opt);
+
+  // Edge handshakes: m is what the master drives now, against what drive() last
+  // returned. Call once per rising edge, before drive().
+  void sample(const AxiMasterOut &m);
+  // The slave outputs for the next cycle.
+  AxiSlaveOut drive();
+
+  // Change latency, reordering, back-pressure or the error rate from now on (bursts
+  // already accepted keep what they drew).
+  void set_options(const AxiMemoryOptions &opt) { opt_ = opt; }
+
+  void before_edge(Dut &dut) override { sample(dut.mem_out()); }
+  void after_edge(Dut &dut) override { dut.set_mem_in(drive()); }
+
+  // Bursts touching any byte outside the union of mapped regions are violations.
+  // Mapping an existing base again replaces its size; unmapping an unknown base is a
+  // no-op (the host may unmap what it never mapped in negative tests).
+  void map_region(uint64_t base, uint64_t size);
+  void unmap_region(uint64_t base);
+
+  // Backdoor access, no timing and no checks.
+  void write_bytes(uint64_t addr, const uint8_t *p, size_t n);
+  void read_bytes(uint64_t addr, uint8_t *p, size_t n) const;
+
+  const std::vector<std::string> &violations() const { return violations_; }
+  // Handshakes: reads/writes count AR/AW, the beats count R/W. Injected errors count
+  // bursts; cycle() counts the edges sampled so far.
+  uint64_t reads() const { return reads_; }
+  uint64_t writes() const { return writes_; }
+  uint64_t read_beats() const { return read_beats_; }
+  uint64_t write_beats() const { return write_beats_; }
+  uint64_t injected_read_errors() const { return injected_read_errors_; }
+  uint64_t cycle() const { return cycle_; }
+  // Nothing accepted is still waiting for data, W beats or a response.
+  bool idle() const;
+
+ private:
+  struct Burst {
+    uint32_t id = 0;
+    uint64_t addr = 0;
+    uint32_t len = 0;   // beats - 1
+    uint32_t size = 0;  // clamped to the bus width
+    uint32_t beat = 0;  // next beat to transfer
+    uint64_t due = 0;   // earliest edge the response can be accepted at
+    bool error = false;
+  };
+  using Page = std::array<uint8_t, kPageBytes>;
+
+  bool chance(double p);
+  uint32_t draw_latency();
+  // Index into q of the response to offer next, if any is due.
+  std::optional<size_t> pick(const std::deque<Burst> &q);
+  void check_stable(const AxiMasterOut &m);
+  Burst accept_burst(char dir, uint32_t id, uint64_t addr, uint32_t len, uint32_t size,
+                     uint32_t burst);
+  void accept_w_beat(const AxiMasterOut &m);
+  void offer_read_beat();
+  void offer_write_response();
+  bool mapped(uint64_t begin, uint64_t end) const;
+  void rebuild_mapped();
+  void violation(const std::string &what);
+  uint8_t read_byte(uint64_t addr) const;
+  void write_byte(uint64_t addr, uint8_t v);
+
+  std::mt19937_64 &rng_;
+  AxiMemoryOptions opt_;
+  std::unordered_map<uint64_t, Page> pages_;  // keyed by addr / kPageBytes
+  std::map<uint64_t, uint64_t> regions_;      // base -> size, as the host mapped them
+  std::map<uint64_t, uint64_t> mapped_;       // disjoint merged [begin, end)
+
+  AxiSlaveOut out_;  // what the slave drives this cycle
+  // The master's previous outputs, for "valid held until ready" checks.
+  AxiMasterOut prev_;
+  bool ar_waiting_ = false, aw_waiting_ = false, w_waiting_ = false;
+
+  std::deque<Burst> read_q_;          // accepted, first beat not offered, AR order
+  std::optional<Burst> active_read_;  // the burst whose beats are going out
+  std::deque<Burst> write_q_;         // AW accepted, W beats outstanding, AW order
+  std::deque<Burst> b_q_;             // W complete, B not offered, completion order
+
+  std::vector<std::string> violations_;
+  uint64_t cycle_ = 0;
+  uint64_t reads_ = 0, writes_ = 0, read_beats_ = 0, write_beats_ = 0;
+  uint64_t injected_read_errors_ = 0;
+};
+
+}  // namespace qpm

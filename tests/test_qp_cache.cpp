@@ -1,0 +1,353 @@
+// Block tests of the QP cache and AXI4 master (tests/rtl/qpm_ctx_tb_top.sv: 2 sets x
+// 4 ways, 4 miss registers) against the AXI4 memory model. Unlike the command unit,
+// these tests keep many tagged requests in flight, which is what exercises merges,
+// hits under misses and the races between lookups, fills and evictions.
+#include <verilated.h>
+
+#include <catch2/catch.hpp>
+#include <deque>
+#include <map>
+#include <memory>
+#include <random>
+
+#include "Vqpm_ctx_tb_top.h"
+#include "axi_memory.h"
+#include "axi_pins.h"
+#include "qpm_types.h"
+
+using namespace qpm;
+
+namespace {
+
+constexpr uint32_t kSets = 2, kWays = 4, kMshrs = 4;
+constexpr uint64_t kBase = 0x10000000;     // directory
+constexpr uint64_t kPages = 0x200000000;   // page i at kPages + i * 4 KiB
+constexpr uint32_t kLimit = 1024;          // 16 pages of 64 QPCs
+enum Op : uint32_t { kRead = 0, kWrite = 1, kDirWrite = 2, kPin = 3, kUnpin = 4, kSync = 5 };
+enum St : uint32_t { kOk = 0, kMemErr = 1, kUnmapped = 2, kBusy = 3 };
+// qpm_pkg::ctx_req_t, least significant first: op 3, wdata 512, dir_entry 64, index 24, tag 4.
+constexpr unsigned kReqBits = 607;
+enum Counter { kHits, kMisses, kMerged, kEvictions, kWritebacks, kWalks, kDirHits, kRefused,
+               kMemErrors, kMissWaits, kNumCounters };
+
+uint64_t qpc_addr(uint32_t qpn) { return kPages + uint64_t{qpn >> 6} * 4096 + (qpn & 63) * 64; }
+
+struct Rsp {
+  uint32_t tag, status;
+  BitVec data{512};
+};
+
+class CacheBench {
+ public:
+  explicit CacheBench(uint64_t seed, AxiMemoryOptions mo = {})
+      : rng_(seed), mem_(rng_, mo), ctx_(std::make_unique<VerilatedContext>()) {
+    ctx_->randReset(2);
+    ctx_->randSeed(static_cast<int>(seed));
+    ctx_->fatalOnError(false);
+    top_ = std::make_unique<Vqpm_ctx_tb_top>(ctx_.get(), "TOP");
+    top_->qpt_base_i = kBase;
+    top_->qpn_limit_i = kLimit;
+    top_->req_valid_i = 0;
+    drive_axi_slave_pins(*top_, AxiSlaveOut{});
+    top_->clk_i = 0;
+    top_->rst_ni = 1;
+    top_->eval();
+    top_->rst_ni = 0;
+    top_->eval();
+    for (int i = 0; i < 4; ++i) tick();
+    top_->rst_ni = 1;
+    top_->eval();
+    mem_.map_region(kBase, 4096);
+    // Every QPC starts with known random contents (valid bit clear) in mapped pages.
+    for (uint32_t d = 0; d < kLimit / 64; ++d) {
+      mem_.map_region(kPages + uint64_t{d} * 4096, 4096);
+      REQUIRE(call(kDirWrite, d, nullptr, (kPages + uint64_t{d} * 4096) | 1).status == kOk);
+    }
+    for (uint32_t q = 0; q < kLimit; ++q) {
+      BitVec v = random_qpc();
+      v.set(0, 1, 0);  // pages are handed over holding no valid QPC
+      expect_[q] = v;
+      std::array<uint8_t, 64> b{};
+      for (unsigned i = 0; i < 64; ++i) b[i] = static_cast<uint8_t>(v.get(8 * i, 8));
+      mem_.write_bytes(qpc_addr(q), b.data(), b.size());
+    }
+    counts_.fill(0);
+  }
+  ~CacheBench() { top_->final(); }
+
+  BitVec random_qpc() {
+    BitVec v(512);
+    for (auto &w : v.words()) w = static_cast<uint32_t>(rng_());
+    return v;
+  }
+
+  void tick() {
+    top_->clk_i = 0;
+    top_->eval();
+    mem_.sample(axi_master_pins(*top_));
+    if (top_->req_valid_i && top_->req_ready_o) {
+      queue_.pop_front();
+    }
+    if (top_->rsp_valid_o) {
+      Rsp r;
+      BitVec raw(518);
+      for (unsigned w = 0; w < raw.words().size(); ++w) raw.words()[w] = top_->rsp_o[w];
+      r.status = static_cast<uint32_t>(raw.get(0, 2));
+      for (unsigned w = 0; w < 16; ++w) r.data.words()[w] = static_cast<uint32_t>(raw.get(2 + 32 * w, 32));
+      r.tag = static_cast<uint32_t>(raw.get(514, 4));
+      rsps_.push_back(r);
+    }
+    for (int c = 0; c < kNumCounters; ++c) counts_[c] += (top_->count_o >> c) & 1;
+    top_->clk_i = 1;
+    top_->eval();
+    drive_axi_slave_pins(*top_, mem_.drive());
+    top_->req_valid_i = !queue_.empty();
+    if (!queue_.empty()) {
+      for (unsigned w = 0; w < queue_.front().words().size(); ++w) top_->req_i[w] = queue_.front().words()[w];
+    }
+    top_->eval();
+    ++cycles_;
+  }
+
+  // Queue a request (sent as soon as the cache takes it).
+  void send(uint32_t op, uint32_t index, uint32_t tag, const BitVec *wdata = nullptr,
+            uint64_t dir_entry = 0) {
+    BitVec req(kReqBits);
+    req.set(0, 3, op);
+    if (wdata) {
+      for (unsigned w = 0; w < 16; ++w) req.set(3 + 32 * w, 32, wdata->get(32 * w, 32));
+    }
+    req.set(515, 64, dir_entry);
+    req.set(579, 24, index);
+    req.set(603, 4, tag);
+    queue_.push_back(req);
+  }
+  // Send one request and wait for its response.
+  Rsp call(uint32_t op, uint32_t index, const BitVec *wdata = nullptr, uint64_t dir_entry = 0) {
+    send(op, index, 0, wdata, dir_entry);
+    const size_t before = rsps_.size();
+    for (int i = 0; rsps_.size() == before; ++i) {
+      REQUIRE(i < 100000);
+      tick();
+    }
+    Rsp r = rsps_.back();
+    rsps_.clear();
+    return r;
+  }
+  void run_until_quiet(size_t responses) {
+    for (int i = 0; rsps_.size() < responses || !queue_.empty(); ++i) {
+      REQUIRE(i < 1000000);
+      tick();
+    }
+  }
+  // Memory contents of a QPC, as bits.
+  BitVec memory_qpc(uint32_t qpn) const {
+    std::array<uint8_t, 64> b{};
+    mem_.read_bytes(qpc_addr(qpn), b.data(), b.size());
+    BitVec v(512);
+    for (unsigned i = 0; i < 64; ++i) v.set(8 * i, 8, b[i]);
+    return v;
+  }
+
+  std::mt19937_64 rng_;
+  AxiMemory mem_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Vqpm_ctx_tb_top> top_;
+  std::deque<BitVec> queue_;
+  std::vector<Rsp> rsps_;
+  std::array<uint64_t, kNumCounters> counts_{};
+  std::map<uint32_t, BitVec> expect_;  // current contents per QPN
+  uint64_t cycles_ = 0;
+};
+
+// QPNs of one set (set = qpn % kSets), on page 0.
+uint32_t in_set(uint32_t set, uint32_t k) { return 2 + set + kSets * (k + 1); }
+
+}  // namespace
+
+TEST_CASE("cache: miss, hit, merge, and a hit served while a miss is outstanding", "[cache]") {
+  AxiMemoryOptions mo;
+  mo.latency_min = mo.latency_max = 200;  // long misses, so the overlap is certain
+  CacheBench b(1, mo);
+  const uint32_t a = in_set(0, 0), h = in_set(1, 0);
+  REQUIRE(b.call(kRead, h).data == b.expect_.at(h));  // miss, fill
+  CHECK(b.counts_[kMisses] == 1);
+  REQUIRE(b.call(kRead, h).data == b.expect_.at(h));  // hit
+  CHECK(b.counts_[kHits] == 1);
+  const uint64_t reads = b.mem_.reads();
+  // A miss on a, a second request to a (merged), and a hit on h, all in flight at once.
+  b.send(kRead, a, 1);
+  b.send(kRead, a, 2);
+  b.send(kRead, h, 3);
+  b.run_until_quiet(3);
+  REQUIRE(b.rsps_.size() == 3);
+  CHECK(b.rsps_[0].tag == 3);  // the hit did not wait for the miss
+  CHECK(b.rsps_[1].tag == 1);  // the two answers for a in request order
+  CHECK(b.rsps_[2].tag == 2);
+  CHECK(b.rsps_[1].data == b.expect_.at(a));
+  CHECK(b.rsps_[2].data == b.expect_.at(a));
+  CHECK(b.counts_[kMerged] == 1);
+  CHECK(b.counts_[kMisses] == 2);
+  CHECK(b.mem_.reads() - reads == 1);  // one fill for two requests (the page walk was cached)
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+TEST_CASE("cache: random concurrent traffic keeps per-QPN order, data and memory exact",
+          "[cache]") {
+  const uint64_t seed = GENERATE(11, 12, 13);
+  AxiMemoryOptions mo;
+  mo.latency_min = 5;
+  mo.latency_max = 120;
+  mo.reorder = true;
+  mo.backpressure = seed == 13 ? 0.3 : 0.0;
+  CacheBench b(seed, mo);
+  std::mt19937_64 rng(seed);
+  std::vector<uint32_t> pool;
+  for (uint32_t k = 0; k < 24; ++k) pool.push_back(2 + static_cast<uint32_t>(rng() % (kLimit - 2)));
+  struct Out {
+    uint32_t qpn, op;
+    BitVec expect{512};
+  };
+  std::map<uint32_t, Out> outstanding;            // by tag
+  std::map<uint32_t, std::deque<uint32_t>> order;  // per QPN: tags in request order
+  std::vector<uint32_t> free_tags;
+  for (uint32_t t = 0; t < 16; ++t) free_tags.push_back(t);
+  int sent = 0, checked = 0;
+  while (checked < 3000) {
+    if (sent < 3000 && !free_tags.empty() && b.queue_.empty() && rng() % 3 != 0) {
+      const uint32_t tag = free_tags.back();
+      free_tags.pop_back();
+      const uint32_t qpn = pool[rng() % pool.size()];
+      Out o{qpn, (rng() % 3 == 0) ? kWrite : kRead};
+      if (o.op == kWrite) {
+        b.expect_[qpn] = b.random_qpc();
+        b.send(kWrite, qpn, tag, &b.expect_[qpn]);
+      } else {
+        o.expect = b.expect_.at(qpn);
+        b.send(kRead, qpn, tag);
+      }
+      outstanding[tag] = o;
+      order[qpn].push_back(tag);
+      ++sent;
+    }
+    b.tick();
+    REQUIRE(b.cycles_ < 2000000);
+    for (const Rsp &r : b.rsps_) {
+      REQUIRE(outstanding.count(r.tag) == 1);
+      const Out o = outstanding[r.tag];
+      INFO("tag " << r.tag << " qpn " << o.qpn);
+      REQUIRE(r.status == kOk);
+      REQUIRE(order[o.qpn].front() == r.tag);  // per-QPN order
+      order[o.qpn].pop_front();
+      if (o.op == kRead) REQUIRE(r.data == o.expect);
+      outstanding.erase(r.tag);
+      free_tags.push_back(r.tag);
+      ++checked;
+    }
+    b.rsps_.clear();
+  }
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  for (uint32_t q : pool) {
+    INFO("qpn " << q);
+    CHECK(b.memory_qpc(q) == b.expect_.at(q));
+  }
+  CHECK(b.mem_.violations().empty());
+  CHECK(b.counts_[kMerged] > 0);
+  CHECK(b.counts_[kEvictions] > 0);
+  CHECK(b.counts_[kWritebacks] > 0);
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+TEST_CASE("cache: tree-PLRU victim order, pinned lines skipped", "[cache]") {
+  CacheBench b(2);
+  const uint32_t A = in_set(0, 0), B = in_set(0, 1), C = in_set(0, 2), D = in_set(0, 3),
+                 E = in_set(0, 4), F = in_set(0, 5);
+  for (uint32_t q : {A, B, C, D}) b.call(kRead, q);  // fills ways 0..3 in order
+  b.call(kRead, A);                                  // A is now the most recent
+  // True LRU would now evict B; tree-PLRU points at the other half of the tree: C.
+  b.call(kRead, E);
+  const uint64_t misses = b.counts_[kMisses];
+  b.call(kRead, B);
+  b.call(kRead, A);
+  CHECK(b.counts_[kMisses] == misses);  // A and B still cached
+  b.call(kRead, C);
+  CHECK(b.counts_[kMisses] == misses + 1);  // C was the victim
+  // Pin everything but one way; a thrash of the set must leave the pinned lines alone.
+  REQUIRE(b.call(kPin, A).status == kOk);
+  REQUIRE(b.call(kPin, B).status == kOk);
+  REQUIRE(b.call(kPin, C).status == kOk);
+  for (int i = 0; i < 6; ++i) b.call(kRead, (i % 2) ? E : F);
+  const uint64_t before = b.counts_[kMisses];
+  for (uint32_t q : {A, B, C}) REQUIRE(b.call(kRead, q).data == b.expect_.at(q));
+  CHECK(b.counts_[kMisses] == before);
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+TEST_CASE("cache: at most Ways-1 pinned lines per set", "[cache]") {
+  CacheBench b(3);
+  for (uint32_t k = 0; k < kWays - 1; ++k) REQUIRE(b.call(kPin, in_set(1, k)).status == kOk);
+  CHECK(b.call(kPin, in_set(1, 0)).status == kOk);  // pinning again is fine
+  CHECK(b.call(kPin, in_set(1, 7)).status == kBusy);
+  CHECK(b.call(kUnpin, in_set(1, 1)).status == kOk);
+  CHECK(b.call(kPin, in_set(1, 7)).status == kOk);
+  CHECK(b.call(kPin, in_set(0, 7)).status == kOk);  // the other set has room
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+TEST_CASE("cache: refused QPNs never reach memory", "[cache]") {
+  CacheBench b(4);
+  // Unmap page 3 (it holds no valid QPC).
+  REQUIRE(b.call(kDirWrite, 3, nullptr, 0).status == kOk);
+  const uint64_t reads = b.mem_.reads(), writes = b.mem_.writes();
+  CHECK(b.call(kRead, kLimit).status == kUnmapped);
+  CHECK(b.call(kRead, 0xffffff).status == kUnmapped);
+  CHECK(b.call(kRead, 3 * 64 + 5).status == kUnmapped);
+  BitVec v = b.random_qpc();
+  CHECK(b.call(kWrite, 3 * 64 + 6, &v).status == kUnmapped);
+  CHECK(b.mem_.reads() == reads);
+  CHECK(b.mem_.writes() == writes);
+  CHECK(b.counts_[kRefused] == 4);
+}
+
+TEST_CASE("cache: UNMAP of a page holding a valid QPC is refused; SYNC writes back",
+          "[cache]") {
+  CacheBench b(5);
+  const uint32_t q = 5 * 64 + 9;
+  BitVec v = b.random_qpc();
+  v.set(0, 1, 1);  // a valid QPC
+  REQUIRE(b.call(kWrite, q, &v).status == kOk);
+  CHECK(b.call(kDirWrite, 5, nullptr, 0).status == kBusy);
+  CHECK(b.memory_qpc(q) != v);  // still only in the cache (write-back)
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  CHECK(b.memory_qpc(q) == v);
+  v.set(0, 1, 0);  // destroyed
+  REQUIRE(b.call(kWrite, q, &v).status == kOk);
+  CHECK(b.call(kDirWrite, 5, nullptr, 0).status == kOk);
+  CHECK(b.memory_qpc(q) == v);  // flushed before the page was let go
+  CHECK(b.call(kRead, q).status == kUnmapped);
+  CHECK(b.mem_.violations().empty());
+}
+
+TEST_CASE("cache: a read error fails every waiter and leaves other lines alone", "[cache]") {
+  AxiMemoryOptions mo;
+  mo.latency_min = mo.latency_max = 50;
+  CacheBench b(6, mo);
+  const uint32_t good = in_set(1, 0), bad = in_set(0, 0);
+  BitVec v = b.random_qpc();
+  REQUIRE(b.call(kWrite, good, &v).status == kOk);  // cached and dirty
+  // From now on every read burst fails.
+  AxiMemoryOptions broken = mo;
+  broken.read_error_rate = 1.0;
+  b.mem_.set_options(broken);
+  b.send(kRead, bad, 1);
+  b.send(kRead, bad, 2);  // merged into the same failing fill
+  b.run_until_quiet(2);
+  REQUIRE(b.rsps_.size() == 2);
+  CHECK(b.rsps_[0].status == kMemErr);
+  CHECK(b.rsps_[1].status == kMemErr);
+  b.rsps_.clear();
+  const Rsp r = b.call(kRead, good);  // a hit: no memory involved
+  CHECK(r.status == kOk);
+  CHECK(r.data == v);
+  CHECK(b.counts_[kMemErrors] >= 1);
+}
