@@ -351,3 +351,90 @@ TEST_CASE("cache: a read error fails every waiter and leaves other lines alone",
   CHECK(r.data == v);
   CHECK(b.counts_[kMemErrors] >= 1);
 }
+
+TEST_CASE("walker: two-level walk, directory cache, coherence with MAP/UNMAP", "[cache]") {
+  CacheBench b(7);
+  const uint64_t r0 = b.mem_.reads();
+  b.call(kRead, 9 * 64 + 1);  // page 9 never walked: directory read + QPC read
+  CHECK(b.mem_.reads() - r0 == 2);
+  b.call(kRead, 9 * 64 + 2);  // same page: the directory cache saves the first read
+  CHECK(b.mem_.reads() - r0 == 3);
+  CHECK(b.counts_[kWalks] == 2);
+  CHECK(b.counts_[kDirHits] == 1);
+  // Re-point page 9 (it holds no valid QPC): the cached directory entry must go.
+  const uint64_t moved = 0x300000000;
+  b.mem_.map_region(moved, 4096);
+  BitVec v = b.random_qpc();
+  v.set(0, 1, 0);
+  std::array<uint8_t, 64> bytes{};
+  for (unsigned i = 0; i < 64; ++i) bytes[i] = static_cast<uint8_t>(v.get(8 * i, 8));
+  b.mem_.write_bytes(moved + 3 * 64, bytes.data(), bytes.size());
+  REQUIRE(b.call(kDirWrite, 9, nullptr, moved | 1).status == kOk);
+  const uint64_t r1 = b.mem_.reads();
+  const Rsp r = b.call(kRead, 9 * 64 + 3);
+  CHECK(r.data == v);                    // read from the new page
+  CHECK(b.mem_.reads() - r1 == 2);       // directory read again, then the QPC
+  CHECK(b.counts_[kDirHits] == 1);
+}
+
+TEST_CASE("eviction race: a lookup of a QPN being written back is never served stale",
+          "[cache]") {
+  AxiMemoryOptions mo;
+  mo.latency_min = mo.latency_max = 300;  // a long write-back window
+  CacheBench b(8, mo);
+  const uint32_t q[5] = {in_set(0, 0), in_set(0, 1), in_set(0, 2), in_set(0, 3), in_set(0, 4)};
+  // Fill the set: way 0 dirty, ways 1..3 clean, so tree-PLRU's victim is the dirty
+  // line and the re-fetch of its QPN finds a clean way to evict without a write-back
+  // of its own: its memory read would overtake the victim's write-back if the cache
+  // did not hold it back.
+  b.expect_[q[0]] = b.random_qpc();
+  b.expect_[q[0]].set(0, 1, 0);
+  REQUIRE(b.call(kWrite, q[0], &b.expect_[q[0]]).status == kOk);
+  for (int i = 1; i < 4; ++i) REQUIRE(b.call(kRead, q[i]).data == b.expect_.at(q[i]));
+  // A miss in the full set evicts the dirty line; right behind it, read every old QPN.
+  b.send(kRead, q[4], 1);
+  for (int i = 0; i < 5; ++i) b.tick();  // the victim is chosen and being written back
+  for (int i = 0; i < 4; ++i) b.send(kRead, q[i], static_cast<uint32_t>(2 + i));
+  b.run_until_quiet(5);
+  REQUIRE(b.rsps_.size() == 5);
+  for (const Rsp &r : b.rsps_) {
+    const uint32_t qpn = q[r.tag == 1 ? 4 : r.tag - 2];
+    INFO("qpn " << qpn);
+    CHECK(r.status == kOk);
+    CHECK(r.data == b.expect_.at(qpn));
+  }
+  CHECK(b.counts_[kWritebacks] >= 1);
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+TEST_CASE("misses with no eligible way wait, are counted, and all complete", "[cache]") {
+  AxiMemoryOptions mo;
+  mo.latency_min = 30;
+  mo.latency_max = 90;
+  mo.reorder = true;
+  CacheBench b(9, mo);
+  // Three of set 0's four ways pinned: every miss in set 0 shares the last way.
+  for (uint32_t k = 0; k < kWays - 1; ++k) REQUIRE(b.call(kPin, in_set(0, k)).status == kOk);
+  // Back-to-back misses in set 0, and hits in set 1 between them. A miss register that
+  // waits for the shared way must not lock out the one holding it (round-robin).
+  REQUIRE(b.call(kRead, in_set(1, 0)).status == kOk);
+  uint32_t tag = 0;
+  for (uint32_t k = 3; k < 9; ++k) {
+    b.send(kRead, in_set(0, k), tag++);
+    b.send(kRead, in_set(1, 0), tag++);
+  }
+  b.run_until_quiet(12);
+  REQUIRE(b.rsps_.size() == 12);
+  for (const Rsp &r : b.rsps_) {
+    const uint32_t qpn = (r.tag % 2) ? in_set(1, 0) : in_set(0, 3 + r.tag / 2);
+    INFO("tag " << r.tag);
+    CHECK(r.status == kOk);
+    CHECK(r.data == b.expect_.at(qpn));
+  }
+  CHECK(b.counts_[kMissWaits] > 0);
+  // The pinned lines were never evicted.
+  const uint64_t misses = b.counts_[kMisses];
+  for (uint32_t k = 0; k < kWays - 1; ++k) b.call(kRead, in_set(0, k));
+  CHECK(b.counts_[kMisses] == misses);
+  CHECK_FALSE(b.ctx_->gotError());
+}

@@ -21,8 +21,9 @@ TEST_CASE("random full-system seeds match the golden model", "[system]") {
   RandomStimulus stim(env.rng(), env.model(), so);
   for (int i = 0; i < 4000; ++i) env.execute(stim.next());
   INFO("replay: qpm_sim --seed " << seed);
-  REQUIRE(env.scoreboard().mismatches() == 0);
-  REQUIRE_FALSE(env.tb().assertion_failed());
+  const auto problems = env.final_check();  // includes mismatches and assertions
+  for (const auto &p : problems) UNSCOPED_INFO(p);
+  REQUIRE(problems.empty());
   // The run exercised every status the control path can give without memory errors.
   const auto &counts = env.scoreboard().status_counts();
   for (Status s : {Status::Ok, Status::BadOp, Status::BadParam, Status::BadRes,

@@ -58,14 +58,16 @@ module qpm_dir_table #(
 
   always_comb begin
     mapped_d = mapped_q;
-    for (int unsigned i = 0; i < DirEntries; i++) count_d[i] = count_q[i];
-    if (set_valid_i) begin
-      mapped_d[set_idx_i] = set_mapped_i;
-      count_d[set_idx_i]  = '0;
-    end else if (adj_valid_i) begin
-      count_d[adj_idx_i] = adj_up_i ? count_q[adj_idx_i] + CountW'(1)
-                                    : count_q[adj_idx_i] - CountW'(1);
-    end
+    if (set_valid_i) mapped_d[set_idx_i] = set_mapped_i;
+  end
+
+  // Counts: next state per entry with explicit enables (one adder, shared).
+  logic [CountW-1:0] adj_count;
+  assign adj_count = adj_up_i ? count_q[adj_idx_i] + CountW'(1) : count_q[adj_idx_i] - CountW'(1);
+  for (genvar g = 0; g < DirEntries; g++) begin : gen_count_d
+    assign count_d[g] = (set_valid_i && set_idx_i == IdxW'(g))                  ? '0
+                      : (!set_valid_i && adj_valid_i && adj_idx_i == IdxW'(g)) ? adj_count
+                      : count_q[g];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -74,6 +74,9 @@ module qpm_qpc_cache #(
   if (Sets < 2 || (1 << SetW) != Sets) begin : gen_bad_sets
     $error("Sets must be a power of two, at least 2");
   end
+  if (PageBits != 6) begin : gen_bad_page_bits
+    $error("PageBits must be 6: a directory page is one 4 KiB host page of 64-byte QPCs");
+  end
   if (Mshrs + 1 > (1 << MemIdW)) begin : gen_bad_ids
     $error("MemIdW too narrow for Mshrs + 1 IDs");
   end
@@ -204,9 +207,25 @@ module qpm_qpc_cache #(
   logic [ParkDepth-1:0]    p_valid_q;
   logic [MshrW-1:0]        p_mshr_q [ParkDepth];
   logic [SeqW-1:0]         p_seq_q  [ParkDepth];
-  // Stored flat: Yosys 0.23 silently collapses an unpacked array of structs.
+  // The parked requests themselves (each carries a whole QPC for a write) live in a RAM;
+  // a replay is read out one cycle before it enters the pipe ("staged").
   localparam int unsigned ReqW = $bits(req_i);
-  logic [ReqW-1:0]         p_req_q  [ParkDepth];
+  logic                    park_ram_req, park_ram_we;
+  logic [ParkW-1:0]        park_ram_addr;
+  logic [ReqW-1:0]         park_ram_wdata, park_ram_rdata;
+  logic                    stage_valid_q, stage_valid_d;
+  logic [ParkW-1:0]        stage_idx_q, stage_idx_d;
+  qpm_ram_1p #(
+    .Width (ReqW),
+    .Depth (ParkDepth)
+  ) u_park_ram (
+    .clk_i   (clk_i),
+    .req_i   (park_ram_req),
+    .we_i    (park_ram_we),
+    .addr_i  (park_ram_addr),
+    .wdata_i (park_ram_wdata),
+    .rdata_o (park_ram_rdata)
+  );
 
   // ---------------------------------------------------------------------------------
   // Write-back buffer: a victim or flushed line on its way to memory
@@ -254,10 +273,10 @@ module qpm_qpc_cache #(
   qpm_pkg::ctx_req_t r;          // the request in the pipe
   logic              r_valid, r_is_replay;
   logic [MshrW-1:0]  r_replay_mshr;
-  assign r_is_replay   = replay_any;
-  assign r_replay_mshr = p_mshr_q[replay_idx];
-  assign r             = replay_any ? p_req_q[replay_idx] : req_i;
-  assign r_valid       = replay_any || (req_valid_i && x_state_q == XIdle);
+  assign r_is_replay   = stage_valid_q;
+  assign r_replay_mshr = p_mshr_q[stage_idx_q];
+  assign r             = stage_valid_q ? park_ram_rdata : req_i;
+  assign r_valid       = stage_valid_q || (req_valid_i && x_state_q == XIdle);
 
   // Lookup.
   logic [SetW-1:0]  r_set;
@@ -395,7 +414,16 @@ module qpm_qpc_cache #(
   end
 
   // A port request is taken when the pipe consumes it (no replay in the way).
-  assign req_ready_o = !replay_any && x_state_q == XIdle && p_act != PStall;
+  assign req_ready_o = !stage_valid_q && x_state_q == XIdle && p_act != PStall;
+
+  // The park RAM: a parked request is written when the pipe parks it; otherwise the
+  // next replay is read out and staged (one at a time).
+  logic stage_now;
+  assign stage_now      = replay_any && !stage_valid_q && p_act != PPark;
+  assign park_ram_req   = p_act == PPark || stage_now;
+  assign park_ram_we    = p_act == PPark;
+  assign park_ram_addr  = (p_act == PPark) ? park_free_idx : replay_idx;
+  assign park_ram_wdata = r;
 
   // ---------------------------------------------------------------------------------
   // MSHR scheduling: one miss register advances through a shared-resource step a cycle
@@ -403,7 +431,7 @@ module qpm_qpc_cache #(
   // Victim choice for each MSHR's set (only the winner's is used).
   logic [Mshrs-1:0] m_can;
   logic             sched_any;
-  logic [MshrW-1:0] sched;
+  logic [MshrW-1:0] sched, sched_next_q;
 
   // A fill must not read memory while its QPN is still being written back as another
   // miss register's victim: memory would hand out the stale context.
@@ -481,14 +509,21 @@ module qpm_qpc_cache #(
         default:  m_can[m] = 1'b0;
       endcase
     end
+    // Round-robin from the register after the last one served: a miss waiting for a
+    // victim way must not shut out the registers whose fills would free one.
     sched_any = 1'b0;
     sched     = '0;
-    for (int m = Mshrs - 1; m >= 0; m--) begin
-      if (m_can[m]) begin
+    for (int k = Mshrs - 1; k >= 0; k--) begin
+      if (m_can[(32'(sched_next_q) + 32'(k)) % Mshrs]) begin
         sched_any = 1'b1;
-        sched     = MshrW'(m);
+        sched     = MshrW'((32'(sched_next_q) + 32'(k)) % Mshrs);
       end
     end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)        sched_next_q <= '0;
+    else if (sched_any) sched_next_q <= (32'(sched) == Mshrs - 1) ? '0 : sched + MshrW'(1);
   end
 
   assign wbread_now = sched_any && m_state_q[sched] == MWbRead;
@@ -657,7 +692,6 @@ module qpm_qpc_cache #(
   logic [ParkDepth-1:0]        p_valid_d;
   logic [MshrW-1:0]            p_mshr_d [ParkDepth];
   logic [SeqW-1:0]             p_seq_d [ParkDepth];
-  logic [ReqW-1:0]             p_req_d [ParkDepth];
   logic                        wb_load_d, wb_valid_d;
   logic [MemIdW-1:0]           wb_load_id_d, wb_id_d;
   logic [DataW-1:0]            wb_data_d;
@@ -693,11 +727,11 @@ module qpm_qpc_cache #(
     rsp_tag_d = rsp_tag_q;
     rsp_status_d = rsp_status_q;
     stall_counted_d = stall_counted_q;
-    for (int unsigned i = 0; i < Lines; i++) begin
-      tag_d[i] = tag_q[i];
-    end
-    for (int unsigned i = 0; i < Sets; i++) begin
-      plru_d[i] = plru_q[i];
+    stage_valid_d   = stage_valid_q;
+    stage_idx_d     = stage_idx_q;
+    if (stage_now) begin
+      stage_valid_d = 1'b1;
+      stage_idx_d   = replay_idx;
     end
     for (int unsigned i = 0; i < Mshrs; i++) begin
       m_state_d[i] = m_state_q[i];
@@ -712,7 +746,6 @@ module qpm_qpc_cache #(
     for (int unsigned i = 0; i < ParkDepth; i++) begin
       p_mshr_d[i] = p_mshr_q[i];
       p_seq_d[i] = p_seq_q[i];
-      p_req_d[i] = p_req_q[i];
     end
     rsp_valid_d    = 1'b0;
     rsp_from_ram_d = 1'b0;
@@ -721,7 +754,8 @@ module qpm_qpc_cache #(
     if (p_act != PStall) begin
       rsp_tag_d = r.tag;
       if (r_is_replay) begin
-        p_valid_d[replay_idx] = 1'b0;
+        stage_valid_d = 1'b0;
+        p_valid_d[stage_idx_q] = 1'b0;
         m_deq_d[r_replay_mshr] = m_deq_q[r_replay_mshr] + SeqW'(1);
       end
     end
@@ -749,7 +783,6 @@ module qpm_qpc_cache #(
       end
       PPark: begin
         p_valid_d[park_free_idx] = 1'b1;
-        p_req_d[park_free_idx]   = r;
         if (p_new_miss) begin
           p_mshr_d[park_free_idx]   = mshr_free_idx;
           p_seq_d[park_free_idx]    = m_enq_q[mshr_free_idx];
@@ -781,11 +814,6 @@ module qpm_qpc_cache #(
       stall_counted_d = 1'b0;
     end else if (pipe_wait_starts) begin
       stall_counted_d = 1'b1;
-    end
-    // PLRU: the pipe's hit touches its way.
-    if ((p_act == PReadHit || p_act == PWriteHit) || (p_act == PRespond && r_hit && p_status == qpm_pkg::CtxOk
-        && !p_refused)) begin
-      plru_d[r_set] = touch(plru_q[r_set], r_way);
     end
 
     // ---- the scheduled MSHR
@@ -864,8 +892,6 @@ module qpm_qpc_cache #(
               dirty_d[fill_line]     = 1'b0;
               pinned_d[fill_line]    = 1'b0;
               qpc_valid_d[fill_line] = mem_rsp_rdata_i[0];
-              tag_d[fill_line]       = tag_of(m_qpn_q[rsp_m]);
-              plru_d[set_of(m_qpn_q[rsp_m])] = touch(plru_d[set_of(m_qpn_q[rsp_m])], m_way_q[rsp_m]);
             end
           end
           default: ;
@@ -952,6 +978,8 @@ module qpm_qpc_cache #(
       rsp_tag_q <= '0;
       rsp_status_q <= qpm_pkg::CtxOk;
       stall_counted_q <= 1'b0;
+      stage_valid_q <= 1'b0;
+      stage_idx_q <= '0;
       count_o <= '0;
     end else begin
       valid_q <= valid_d;
@@ -975,8 +1003,33 @@ module qpm_qpc_cache #(
       rsp_tag_q <= rsp_tag_d;
       rsp_status_q <= rsp_status_d;
       stall_counted_q <= stall_counted_d;
+      stage_valid_q <= stage_valid_d;
+      stage_idx_q <= stage_idx_d;
       count_o <= count_d;
     end
+  end
+
+  // Tags and PLRU bits: next state per element with explicit enables. (In one big
+  // process, Yosys turns every indexed write into a copy of the whole array.)
+  logic             pipe_touch, fill_touch;
+  logic [SetW-1:0]  fill_set;
+  logic [Ways-2:0]  pipe_touch_bits, fill_touch_bits;
+  assign pipe_touch = p_act == PReadHit || p_act == PWriteHit
+                   || (p_act == PRespond && r_hit && p_status == qpm_pkg::CtxOk && !p_refused);
+  assign fill_set   = set_of(m_qpn_q[rsp_m]);
+  assign fill_touch = fill_now;
+  assign pipe_touch_bits = touch(plru_q[r_set], r_way);
+  // A fill and a hit in one set in one cycle: both accesses count.
+  assign fill_touch_bits = touch((pipe_touch && r_set == fill_set) ? pipe_touch_bits
+                                                                    : plru_q[fill_set],
+                                 m_way_q[rsp_m]);
+  for (genvar g = 0; g < Lines; g++) begin : gen_tag_d
+    assign tag_d[g] = (fill_now && fill_line == LineW'(g)) ? tag_of(m_qpn_q[rsp_m]) : tag_q[g];
+  end
+  for (genvar g = 0; g < Sets; g++) begin : gen_plru_d
+    assign plru_d[g] = (fill_touch && fill_set == SetW'(g)) ? fill_touch_bits
+                     : (pipe_touch && r_set == SetW'(g))    ? pipe_touch_bits
+                     : plru_q[g];
   end
 
   for (genvar g = 0; g < Lines; g++) begin : gen_line_ff
@@ -1028,11 +1081,9 @@ module qpm_qpc_cache #(
       if (!rst_ni) begin
         p_mshr_q[g] <= '0;
         p_seq_q[g] <= '0;
-        p_req_q[g] <= '0;
       end else begin
         p_mshr_q[g] <= p_mshr_d[g];
         p_seq_q[g] <= p_seq_d[g];
-        p_req_q[g] <= p_req_d[g];
       end
     end
   end

@@ -80,6 +80,12 @@ void AxiMemory::sample(const AxiMasterOut &m) {
     b.due = cycle_ + draw_latency();
     b.error = chance(opt_.read_error_rate);
     if (b.error) ++injected_read_errors_;
+    for (uint32_t beat = 0; beat <= b.len; ++beat) {
+      const BeatLanes l = beat_lanes(b.addr, b.size, beat);
+      AxiBeat data{};
+      for (unsigned lane = l.lo; lane <= l.hi; ++lane) data[lane] = read_byte(l.bus_addr + lane);
+      b.read_data.push_back(data);
+    }
     read_q_.push_back(b);
   }
   if (out_.rvalid && m.rready) {
@@ -172,7 +178,7 @@ void AxiMemory::accept_w_beat(const AxiMasterOut &m) {
   if (m.wstrb & ~active)
     violation(what + ": wstrb " + hex(m.wstrb) + " outside the active lanes " + hex(active));
   for (unsigned lane = l.lo; lane <= l.hi; ++lane) {
-    if ((m.wstrb >> lane) & 1u) write_byte(l.bus_addr + lane, m.wdata[lane]);
+    if ((m.wstrb >> lane) & 1u) b.write_data.push_back({l.bus_addr + lane, m.wdata[lane]});
   }
   const bool last = b.beat == b.len;
   if (m.wlast != last) violation(what + (last ? ": wlast missing" : ": wlast early"));
@@ -227,7 +233,7 @@ void AxiMemory::offer_read_beat() {
   const Burst &b = *active_read_;
   const BeatLanes l = beat_lanes(b.addr, b.size, b.beat);
   out_.rdata.fill(0);
-  for (unsigned lane = l.lo; lane <= l.hi; ++lane) out_.rdata[lane] = read_byte(l.bus_addr + lane);
+  for (unsigned lane = l.lo; lane <= l.hi; ++lane) out_.rdata[lane] = b.read_data[b.beat][lane];
   out_.rvalid = true;
   out_.rid = b.id;
   out_.rresp = b.error ? kRespSlverr : kRespOkay;
@@ -237,6 +243,7 @@ void AxiMemory::offer_read_beat() {
 void AxiMemory::offer_write_response() {
   const std::optional<size_t> i = pick(b_q_);
   if (!i || chance(opt_.backpressure)) return;
+  for (const auto &[addr, byte] : b_q_[*i].write_data) write_byte(addr, byte);
   out_.bvalid = true;
   out_.bid = b_q_[*i].id;
   out_.bresp = kRespOkay;

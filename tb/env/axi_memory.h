@@ -89,6 +89,11 @@ class AxiMemory : public TbExtension {
     uint32_t beat = 0;  // next beat to transfer
     uint64_t due = 0;   // earliest edge the response can be accepted at
     bool error = false;
+    // Reads return memory as it was when AR was accepted; writes become visible when
+    // their B response is offered: the earliest and latest points AXI4 allows, so a
+    // master that reads a location before its own write is acknowledged sees old data.
+    std::vector<AxiBeat> read_data;
+    std::vector<std::pair<uint64_t, uint8_t>> write_data;
   };
   using Page = std::array<uint8_t, kPageBytes>;
 

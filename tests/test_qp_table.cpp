@@ -1,0 +1,148 @@
+// The QP table in host memory, seen through qpm_top's command port, memory port and
+// CSRs: contexts survive eviction, refused QPNs never reach memory, UNMAP_PAGE of a
+// busy page is refused, read errors answer INT_ERR, the counters count, and the memory
+// image matches the model after SYNC_CACHE. Mostly on the tiny configuration (2 sets x
+// 2 ways), where almost every command evicts something.
+#include <fmt/format.h>
+
+#include "random_stimulus.h"
+#include "test_helpers.h"
+
+using namespace qpm;
+using namespace qpm::test;
+
+namespace {
+
+EnvOptions tiny(uint64_t seed) {
+  EnvOptions o;
+  o.config = "tiny";
+  o.seed = seed;
+  o.mem.latency_min = 10;
+  o.mem.latency_max = 80;
+  o.mem.reorder = true;
+  return o;
+}
+
+void require_clean(QpmEnv &env) {
+  const auto problems = env.final_check();
+  for (const auto &p : problems) UNSCOPED_INFO(p);
+  REQUIRE(problems.empty());
+}
+
+uint32_t counter(QpmEnv &env, const char *name) {
+  const auto values = env.read_counters();
+  for (size_t i = 0; i < kCounterNames.size(); ++i) {
+    if (std::string(kCounterNames[i]) == name) return values[i];
+  }
+  FAIL("no counter " << name);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("CSRs: identity, geometry, QPN_LIMIT clamp, unmapped offsets", "[qp_table]") {
+  QpmEnv env(tiny(1));
+  CHECK(env.read_csr(csr::kId) == 0x51504d31u);
+  const uint32_t config = env.read_csr(csr::kConfig);
+  CHECK((config & 0xff) == 1);           // log2 sets
+  CHECK(((config >> 8) & 0xff) == 2);    // ways
+  CHECK(((config >> 16) & 0xff) == 2);   // MSHRs
+  CHECK(((config >> 24) & 0xff) == 6);   // PAGE_BITS
+  CHECK(env.read_csr(csr::kQpnLimit) == 4096);
+  CHECK(env.read_csr(csr::kQptBaseLo) == static_cast<uint32_t>(kQptBase));
+  env.write_csr(csr::kQpnLimit, 0xffffffffu);
+  CHECK(env.read_csr(csr::kQpnLimit) == 256u << 6);  // DIR_ENTRIES << PAGE_BITS
+  env.write_csr(csr::kQpnLimit, 4096);
+  CHECK_THROWS(env.read_csr(0x100));  // SLVERR
+}
+
+TEST_CASE("a QP's context survives eviction bit for bit", "[qp_table]") {
+  QpmEnv env(tiny(2));
+  walk_to(env, 0x20, 2, QpState::Rts);
+  const Qpc before = env.execute(qpn_cmd(Opcode::QueryQp, 0x20)).qpc;
+  // Thrash: many other QPs through the 4-line cache.
+  for (uint32_t q = 0x100; q < 0x140; ++q) {
+    REQUIRE(env.execute(create_cmd(q, 3)).status == Status::Ok);
+  }
+  CHECK(counter(env, "evictions") > 50);
+  CHECK(counter(env, "writebacks") > 50);
+  const Qpc after = env.execute(qpn_cmd(Opcode::QueryQp, 0x20)).qpc;
+  CHECK(pack_qpc(after) == pack_qpc(before));
+  require_clean(env);
+}
+
+TEST_CASE("refused QPNs never cause a memory access", "[qp_table]") {
+  QpmEnv env(tiny(3));
+  Command unmap;
+  unmap.op = Opcode::UnmapPage;
+  unmap.dir_index = 7;
+  REQUIRE(env.execute(unmap).status == Status::Ok);
+  const uint64_t reads = env.memory().reads(), writes = env.memory().writes();
+  const uint32_t refused = counter(env, "refused");
+  CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 4096)).status == Status::BadRes);     // limit
+  CHECK(env.execute(create_cmd(0xfffff, 2)).status == Status::BadRes);            // limit
+  CHECK(env.execute(create_cmd(7 * 64 + 3, 2)).status == Status::BadRes);         // unmapped
+  CHECK(env.execute(modify_cmd(7 * 64 + 4, attr::kState, 1)).status == Status::BadRes);
+  CHECK(env.memory().reads() == reads);
+  CHECK(env.memory().writes() == writes);
+  CHECK(counter(env, "refused") == refused + 4);
+  require_clean(env);
+}
+
+TEST_CASE("UNMAP_PAGE and MAP_PAGE of a page holding a valid QP are refused", "[qp_table]") {
+  QpmEnv env(tiny(4));
+  REQUIRE(env.execute(create_cmd(3 * 64 + 1, 4)).status == Status::Ok);
+  Command unmap;
+  unmap.op = Opcode::UnmapPage;
+  unmap.dir_index = 3;
+  CHECK(env.execute(unmap).status == Status::ResBusy);
+  Command remap;
+  remap.op = Opcode::MapPage;
+  remap.dir_index = 3;
+  remap.page_address = 0x7000000000;
+  CHECK(env.execute(remap).status == Status::ResBusy);
+  CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 3 * 64 + 1)).status == Status::Ok);
+  REQUIRE(env.execute(qpn_cmd(Opcode::DestroyQp, 3 * 64 + 1)).status == Status::Ok);
+  CHECK(env.execute(unmap).status == Status::Ok);
+  CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 3 * 64 + 1)).status == Status::BadRes);
+  // Mapped again at the same address, the destroyed context (and its epoch) is back.
+  remap.page_address = kFirstPage + 3 * 4096;
+  CHECK(env.execute(remap).status == Status::Ok);
+  const Response again = env.execute(create_cmd(3 * 64 + 1, 4));
+  REQUIRE(again.status == Status::Ok);
+  CHECK(again.qpc.epoch == 1);
+  require_clean(env);
+}
+
+TEST_CASE("injected read errors answer INT_ERR and leave other QPs untouched", "[qp_table]") {
+  EnvOptions o = tiny(5);
+  o.mem.read_error_rate = 0.15;
+  QpmEnv env(o);
+  StimulusOptions so;
+  so.qps = 40;
+  RandomStimulus stim(env.rng(), env.model(), so);
+  for (int i = 0; i < 1500; ++i) env.execute(stim.next());
+  CHECK(env.scoreboard().status_counts().count(Status::IntErr) == 1);
+  CHECK(counter(env, "mem_errors") > 10);
+  CHECK(env.memory().injected_read_errors() == counter(env, "mem_errors"));
+  require_clean(env);  // every other QP's context is exactly what the model says
+}
+
+TEST_CASE("system seeds on tiny: evictions on almost every command, zero mismatches",
+          "[qp_table]") {
+  const uint64_t seed = GENERATE(201, 202, 203);
+  EnvOptions o = tiny(seed);
+  o.mem.backpressure = seed == 203 ? 0.3 : 0.0;
+  o.cmd_idle_prob = 0.1;
+  o.rsp_stall_prob = 0.2;
+  QpmEnv env(o);
+  StimulusOptions so;
+  so.qps = 300;
+  RandomStimulus stim(env.rng(), env.model(), so);
+  for (int i = 0; i < 2500; ++i) env.execute(stim.next());
+  INFO("replay: qpm_sim --config tiny --seed " << seed);
+  require_clean(env);
+  CHECK(counter(env, "misses") > 1000);
+  CHECK(counter(env, "evictions") > 1000);
+  CHECK(counter(env, "writebacks") > 500);
+}
