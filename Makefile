@@ -12,8 +12,8 @@
 BUILD    ?= build
 JOBS     ?= 2
 CONFIG   ?= default
-CMDS     ?= 5000
-QPS      ?= 256
+CMDS     ?= 10000
+QPS      ?= 2000
 SEED     ?=
 SIM_ARGS ?=
 

@@ -203,7 +203,8 @@ package qpm_pkg;
     CtxDirWrite = 3'd2,  // write dir_entry as directory entry index (MAP/UNMAP_PAGE)
     CtxPin      = 3'd3,  // keep the QPC of index cached (eviction hint)
     CtxUnpin    = 3'd4,
-    CtxSync     = 3'd5   // write every dirty line back to memory
+    CtxSync     = 3'd5,  // write every dirty line back to memory
+    CtxPrefetch = 3'd6   // bring the QPC of index into the cache; no data returned
   } ctx_op_e;
 
   typedef enum logic [1:0] {

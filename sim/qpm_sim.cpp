@@ -77,10 +77,7 @@ int run_random(const Options &o, qpm::QpmEnv &env) {
 
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t c0 = env.tb().cycles();
-  for (uint64_t i = 0; i < o.cmds; ++i) {
-    env.execute(stim.next());
-    if (env.tb().assertion_failed()) break;
-  }
+  env.run_stream(o.cmds, [&] { return stim.next(); });
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const uint64_t cycles = env.tb().cycles() - c0;

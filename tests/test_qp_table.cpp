@@ -121,7 +121,7 @@ TEST_CASE("injected read errors answer INT_ERR and leave other QPs untouched", "
   StimulusOptions so;
   so.qps = 40;
   RandomStimulus stim(env.rng(), env.model(), so);
-  for (int i = 0; i < 1500; ++i) env.execute(stim.next());
+  env.run_stream(1500, [&] { return stim.next(); });
   CHECK(env.scoreboard().status_counts().count(Status::IntErr) == 1);
   CHECK(counter(env, "mem_errors") > 10);
   CHECK(env.memory().injected_read_errors() == counter(env, "mem_errors"));
@@ -139,10 +139,11 @@ TEST_CASE("system seeds on tiny: evictions on almost every command, zero mismatc
   StimulusOptions so;
   so.qps = 300;
   RandomStimulus stim(env.rng(), env.model(), so);
-  for (int i = 0; i < 2500; ++i) env.execute(stim.next());
+  env.run_stream(2500, [&] { return stim.next(); });
   INFO("replay: qpm_sim --config tiny --seed " << seed);
   require_clean(env);
   CHECK(counter(env, "misses") > 1000);
+  CHECK(counter(env, "merged") > 100);  // the next command's prefetch, joined by its read
   CHECK(counter(env, "evictions") > 1000);
   CHECK(counter(env, "writebacks") > 500);
 }

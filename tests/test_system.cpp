@@ -19,7 +19,7 @@ TEST_CASE("random full-system seeds match the golden model", "[system]") {
   StimulusOptions so;
   so.qps = 200;
   RandomStimulus stim(env.rng(), env.model(), so);
-  for (int i = 0; i < 4000; ++i) env.execute(stim.next());
+  env.run_stream(4000, [&] { return stim.next(); });  // next command always waiting
   INFO("replay: qpm_sim --seed " << seed);
   const auto problems = env.final_check();  // includes mismatches and assertions
   for (const auto &p : problems) UNSCOPED_INFO(p);

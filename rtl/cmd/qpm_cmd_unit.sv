@@ -2,11 +2,16 @@
 //
 //   Idle -> Decode -> [CtxRequest -> CtxWait -> Execute -> [CtxRequest -> CtxWait]] -> Respond
 //
-// Decode answers what needs no context (opcode, QPN range, directory index). A QP
-// command reads the context over the QPC-access interface, Execute decides it (MODIFY_QP
-// in qpm_state_enforcer) and, when the context changes, writes it back before the
+// Decode answers what needs no context (opcode, directory index). A QP command reads
+// the context over the QPC-access interface, Execute decides it (MODIFY_QP in
+// qpm_state_enforcer) and, when the context changes, writes it back before the
 // response leaves. Nothing is written unless the command succeeds, so a refused command
 // changes nothing. A memory error on either access ends the command with INT_ERR.
+//
+// The next command waits in a one-entry lookahead register; while the current one
+// executes, the unit asks the cache to prefetch the next command's context (tag 1, no
+// data), so a miss of back-to-back commands overlaps the work before it. A prefetch
+// has no architectural effect: its answer is dropped.
 `include "qpm_assert.svh"
 
 module qpm_cmd_unit #(
@@ -45,6 +50,8 @@ module qpm_cmd_unit #(
   } fsm_e;
 
   fsm_e                 fsm_q, fsm_d;
+  logic                 next_valid_q, next_valid_d, next_fetched_q, next_fetched_d;
+  qpm_pkg::cmd_t        next_cmd_q, next_cmd_d;
   qpm_pkg::cmd_t        cmd_q, cmd_d;
   qpm_pkg::qpc_t        qpc_q, qpc_d;        // context read, then the one to write
   qpm_pkg::rsp_t        rsp_q, rsp_d;
@@ -147,6 +154,24 @@ module qpm_cmd_unit #(
   // ---------------------------------------------------------------------------------
   // The FSM
   // ---------------------------------------------------------------------------------
+  // Only tag 0 answers belong to the command under way; tag 1 answers prefetches.
+  localparam logic [qpm_pkg::CtxTagW-1:0] TagCmd = '0;
+  localparam logic [qpm_pkg::CtxTagW-1:0] TagPrefetch = qpm_pkg::CtxTagW'(1);
+  logic main_rsp_valid;
+  assign main_rsp_valid = ctx_rsp_valid_i && ctx_rsp_i.tag == TagCmd;
+
+  // Prefetch the next command's context while this one is between its requests.
+  logic next_is_qp_cmd, prefetch_now;
+  assign next_is_qp_cmd = (next_cmd_q.opcode == qpm_pkg::OpCreateQp)
+                       || (next_cmd_q.opcode == qpm_pkg::OpModifyQp)
+                       || (next_cmd_q.opcode == qpm_pkg::OpQueryQp)
+                       || (next_cmd_q.opcode == qpm_pkg::OpDestroyQp)
+                       || (next_cmd_q.opcode == qpm_pkg::OpPinQp)
+                       || (next_cmd_q.opcode == qpm_pkg::OpUnpinQp);
+  assign prefetch_now = next_valid_q && !next_fetched_q && next_is_qp_cmd
+                     && next_cmd_q.qpn[31:qpm_pkg::QpnW] == '0
+                     && fsm_q != Idle && fsm_q != CtxRequest;
+
   // A response with a status only (status is the least significant field of rsp_t).
   localparam int unsigned RspW = $bits(rsp_q);
   function automatic logic [RspW-1:0] status_rsp(logic [7:0] status);
@@ -160,12 +185,21 @@ module qpm_cmd_unit #(
     rsp_d       = rsp_q;
     ctx_op_d    = ctx_op_q;
     dir_entry_d = dir_entry_q;
+    next_valid_d   = next_valid_q;
+    next_cmd_d     = next_cmd_q;
+    next_fetched_d = next_fetched_q || (prefetch_now && ctx_req_ready_i);
+    if (cmd_valid_i && cmd_ready_o) begin
+      next_valid_d   = 1'b1;
+      next_cmd_d     = cmd_i;
+      next_fetched_d = 1'b0;
+    end
 
     unique case (fsm_q)
       Idle: begin
-        if (cmd_valid_i) begin
-          cmd_d = cmd_i;
-          fsm_d = Decode;
+        if (next_valid_q) begin
+          cmd_d        = next_cmd_q;
+          next_valid_d = 1'b0;
+          fsm_d        = Decode;
         end
       end
 
@@ -199,7 +233,7 @@ module qpm_cmd_unit #(
       end
 
       CtxWait: begin
-        if (ctx_rsp_valid_i) begin
+        if (main_rsp_valid) begin
           if (ctx_rsp_i.status == qpm_pkg::CtxMemErr) begin
             rsp_d = status_rsp(qpm_pkg::StatusIntErr);
             fsm_d = Respond;
@@ -244,6 +278,9 @@ module qpm_cmd_unit #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fsm_q       <= Idle;
+      next_valid_q   <= 1'b0;
+      next_fetched_q <= 1'b0;
+      next_cmd_q     <= '0;
       cmd_q       <= '0;
       qpc_q       <= '0;
       rsp_q       <= '0;
@@ -251,6 +288,9 @@ module qpm_cmd_unit #(
       dir_entry_q <= '0;
     end else begin
       fsm_q       <= fsm_d;
+      next_valid_q   <= next_valid_d;
+      next_fetched_q <= next_fetched_d;
+      next_cmd_q     <= next_cmd_d;
       cmd_q       <= cmd_d;
       qpc_q       <= qpc_d;
       rsp_q       <= rsp_d;
@@ -259,29 +299,33 @@ module qpm_cmd_unit #(
     end
   end
 
-  assign cmd_ready_o = fsm_q == Idle;
+  assign cmd_ready_o = !next_valid_q;
   assign rsp_valid_o = fsm_q == Respond;
   assign rsp_o       = rsp_q;
 
-  assign ctx_req_valid_o     = fsm_q == CtxRequest;
-  assign ctx_req_o.op        = ctx_op_q;
-  assign ctx_req_o.index     = (ctx_op_q == qpm_pkg::CtxDirWrite)
-                             ? cmd_q.dir_index[qpm_pkg::QpnW-1:0] : cmd_q.qpn[qpm_pkg::QpnW-1:0];
-  assign ctx_req_o.dir_entry = dir_entry_q;
-  assign ctx_req_o.wdata     = qpc_q;
-  assign ctx_req_o.tag       = '0;  // one command at a time
-
-  logic unused_rsp_tag;
-  assign unused_rsp_tag = ^ctx_rsp_i.tag;
+  assign ctx_req_valid_o = fsm_q == CtxRequest || prefetch_now;
+  always_comb begin
+    ctx_req_o.tag       = TagCmd;
+    ctx_req_o.op        = ctx_op_q;
+    ctx_req_o.index     = (ctx_op_q == qpm_pkg::CtxDirWrite)
+                        ? cmd_q.dir_index[qpm_pkg::QpnW-1:0] : cmd_q.qpn[qpm_pkg::QpnW-1:0];
+    ctx_req_o.dir_entry = dir_entry_q;
+    ctx_req_o.wdata     = qpc_q;
+    if (fsm_q != CtxRequest) begin
+      ctx_req_o.tag   = TagPrefetch;
+      ctx_req_o.op    = qpm_pkg::CtxPrefetch;
+      ctx_req_o.index = next_cmd_q.qpn[qpm_pkg::QpnW-1:0];
+    end
+  end
 
   // A response arrives only for the request outstanding.
-  `QPM_ASSERT(CtxRspOnlyWhenWaiting_A, ctx_rsp_valid_i |-> fsm_q == CtxWait)
+  `QPM_ASSERT(CtxRspOnlyWhenWaiting_A, main_rsp_valid |-> fsm_q == CtxWait)
   // Only a successful command writes a context.
   `QPM_ASSERT(WriteOnlyOnOk_A,
               (fsm_q == CtxRequest && ctx_op_q == qpm_pkg::CtxWrite) |-> rsp_q.status == qpm_pkg::StatusOk)
   // The context this unit reads back after writing it is never refused as unmapped.
   `QPM_ASSERT(WriteNeverRefused_A,
-              (fsm_q == CtxWait && ctx_rsp_valid_i && ctx_op_q == qpm_pkg::CtxWrite)
+              (fsm_q == CtxWait && main_rsp_valid && ctx_op_q == qpm_pkg::CtxWrite)
               |-> ctx_rsp_i.status != qpm_pkg::CtxUnmapped)
 
 endmodule

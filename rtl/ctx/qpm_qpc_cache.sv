@@ -386,11 +386,11 @@ module qpm_qpc_cache #(
       end else if (!r_in_range || !map_valid) begin
         p_act     = PRespond;
         p_status  = qpm_pkg::CtxUnmapped;  // refused before any memory access
-        p_refused = 1'b1;
+        p_refused = r.op != qpm_pkg::CtxPrefetch;
       end else if (!r_is_replay && r_on_mshr) begin
         if (park_free_any) begin
           p_act   = PPark;
-          p_merge = r_mshr_filling;
+          p_merge = r_mshr_filling && r.op != qpm_pkg::CtxPrefetch;
         end else begin
           p_wait = 1'b1;
         end
@@ -402,7 +402,7 @@ module qpm_qpc_cache #(
             p_act = PRespond;
             if (!pinned_q[r_line] && 32'(r_pinned_in_set) >= Ways - 1) p_status = qpm_pkg::CtxBusy;
           end
-          default: p_act = PRespond;       // CtxUnpin
+          default: p_act = PRespond;       // CtxUnpin, CtxPrefetch
         endcase
       end else if (mshr_free_any && park_free_any) begin
         p_act      = PPark;
@@ -659,7 +659,7 @@ module qpm_qpc_cache #(
                            && !m_waited_q[sched];
   always_comb begin
     count_d = '0;
-    count_d[qpm_pkg::CntHits]       = p_hit_served && !r_is_replay;
+    count_d[qpm_pkg::CntHits]       = p_hit_served && !r_is_replay && r.op != qpm_pkg::CtxPrefetch;
     count_d[qpm_pkg::CntMisses]     = p_act == PPark && p_new_miss;
     count_d[qpm_pkg::CntMerged]     = p_act == PPark && p_merge;
     count_d[qpm_pkg::CntEvictions]  = victim_taken && valid_q[v_line];

@@ -79,7 +79,10 @@ void AxiMemory::sample(const AxiMasterOut &m) {
     Burst b = accept_burst('R', m.arid, m.araddr, m.arlen, m.arsize, m.arburst);
     b.due = cycle_ + draw_latency();
     b.error = chance(opt_.read_error_rate);
-    if (b.error) ++injected_read_errors_;
+    if (b.error) {
+      ++injected_read_errors_;
+      failed_reads_.push_back(b.addr);
+    }
     for (uint32_t beat = 0; beat <= b.len; ++beat) {
       const BeatLanes l = beat_lanes(b.addr, b.size, beat);
       AxiBeat data{};

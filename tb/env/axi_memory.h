@@ -76,6 +76,8 @@ class AxiMemory : public TbExtension {
   uint64_t read_beats() const { return read_beats_; }
   uint64_t write_beats() const { return write_beats_; }
   uint64_t injected_read_errors() const { return injected_read_errors_; }
+  // Start addresses of the read bursts answered with SLVERR, in AR order.
+  const std::vector<uint64_t> &failed_reads() const { return failed_reads_; }
   uint64_t cycle() const { return cycle_; }
   // Nothing accepted is still waiting for data, W beats or a response.
   bool idle() const;
@@ -115,6 +117,7 @@ class AxiMemory : public TbExtension {
 
   std::mt19937_64 &rng_;
   AxiMemoryOptions opt_;
+  std::vector<uint64_t> failed_reads_;
   std::unordered_map<uint64_t, Page> pages_;  // keyed by addr / kPageBytes
   std::map<uint64_t, uint64_t> regions_;      // base -> size, as the host mapped them
   std::map<uint64_t, uint64_t> mapped_;       // disjoint merged [begin, end)

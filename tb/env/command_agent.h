@@ -19,6 +19,7 @@ class CommandDriver : public TbExtension {
 
   void push(const Command &cmd) { queue_.push_back(cmd); }
   bool idle() const { return queue_.empty() && !driving_; }
+  size_t queued() const { return queue_.size(); }
   void before_edge(Dut &dut) override;
   void after_edge(Dut &dut) override;
 

@@ -20,7 +20,9 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       tb_(opt.config, opt.seed, opt.trace_path),
       model_(tb_.config().params),
       memory_(rng_, opt.mem),
-      scoreboard_(model_, [this] { return memory_.injected_read_errors(); }),
+      scoreboard_(
+          model_, [this] { return memory_.injected_read_errors(); },
+          [this](const Command &c, uint64_t since) { return error_could_hit(c, since); }),
       driver_(rng_, [this](const Command &c) { on_accept(c); }, opt.cmd_idle_prob),
       monitor_(rng_, [this](const Response &r) { on_response(r); }, opt.rsp_stall_prob) {
   tb_.add(&memory_);
@@ -46,6 +48,18 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       if (execute(map).status != Status::Ok) throw std::runtime_error("initial MAP_PAGE failed");
     }
   }
+}
+
+bool QpmEnv::error_could_hit(const Command &cmd, uint64_t since) const {
+  // A QP command reads its directory entry and its QPC; nothing else can fail it.
+  const auto qpc = model_.qpc_address(cmd.qpn);
+  if (!qpc) return false;
+  const uint64_t dir = kQptBase + uint64_t{cmd.qpn >> model_.config().page_bits} * 8;
+  const auto &failed = memory_.failed_reads();
+  for (size_t i = since; i < failed.size(); ++i) {
+    if (failed[i] == *qpc || failed[i] == dir) return true;
+  }
+  return false;
 }
 
 void QpmEnv::on_accept(const Command &cmd) {
@@ -82,6 +96,26 @@ void QpmEnv::drain() {
       throw std::runtime_error("timeout: no response for " + std::to_string(opt_.timeout_cycles) +
                                " cycles");
     }
+  }
+}
+
+void QpmEnv::run_stream(uint64_t n, const std::function<Command()> &next, unsigned depth) {
+  uint64_t sent = 0, last_progress = tb_.cycles(), answered = scoreboard_.checked();
+  while (sent < n || !driver_.idle() || scoreboard_.outstanding() > 0) {
+    if (sent < n && driver_.queued() + scoreboard_.outstanding() < depth) {
+      driver_.push(next());
+      ++sent;
+    }
+    tb_.tick();
+    if (scoreboard_.checked() != answered) {
+      answered = scoreboard_.checked();
+      last_progress = tb_.cycles();
+    }
+    if (tb_.cycles() - last_progress > opt_.timeout_cycles) {
+      throw std::runtime_error("timeout: no response for " + std::to_string(opt_.timeout_cycles) +
+                               " cycles");
+    }
+    if (tb_.assertion_failed()) return;
   }
 }
 

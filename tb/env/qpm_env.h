@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -55,6 +56,10 @@ class QpmEnv {
   void submit(const Command &cmd) { driver_.push(cmd); }
   // Run until every queued command has been answered.
   void drain();
+  // Run n commands from next(), keeping `depth` commands queued or in flight so the
+  // command unit always has the next one in its lookahead register (and prefetches it).
+  // next() sees the model as of the last response, one or two commands behind.
+  void run_stream(uint64_t n, const std::function<Command()> &next, unsigned depth = 2);
   void run_cycles(uint64_t n);
 
   // CSR access over AXI4-Lite (blocking).
@@ -80,6 +85,7 @@ class QpmEnv {
 
  private:
   void on_accept(const Command &cmd);
+  bool error_could_hit(const Command &cmd, uint64_t since) const;
   void on_response(const Response &rsp);
   void wait_csr();
 

@@ -19,7 +19,9 @@ void Scoreboard::on_response(const Response &actual) {
   }
   Pending p = expected_.front();
   expected_.pop_front();
-  const bool memory_error = read_errors_() != p.read_errors_at_accept;
+  const bool memory_error = actual.status == Status::IntErr &&
+                            read_errors_() != p.read_errors_at_accept &&
+                            error_could_hit_(p.cmd, p.read_errors_at_accept);
   const Response expected = model_.execute(p.cmd, memory_error);
   ++checked_;
   ++status_counts_[actual.status];

@@ -1,9 +1,12 @@
 // Compares every RTL response with the golden model's prediction.
 //
 // Responses come back in command order. The model executes a command when its response
-// arrives, told whether the memory model injected a read error while the command ran
-// (the command unit takes the next command only after answering this one, so every
-// memory access between a command's acceptance and its response is its own).
+// arrives. Whether a memory error hit the command depends on timing the model does not
+// know (the command unit prefetches the next command's context, and a command may merge
+// into that fill), so the scoreboard asks the environment whether an injected read
+// error could have hit this command's context since it was accepted: only then may the
+// RTL answer INT_ERR, and the model is told so; otherwise the model predicts the normal
+// answer and any INT_ERR is a mismatch.
 #pragma once
 
 #include <cstdint>
@@ -27,9 +30,14 @@ struct Mismatch {
 
 class Scoreboard {
  public:
-  // read_errors: how many read errors the memory has injected so far.
-  Scoreboard(GoldenModel &model, std::function<uint64_t()> read_errors)
-      : model_(model), read_errors_(std::move(read_errors)) {}
+  // read_errors(): how many read errors the memory has injected so far;
+  // error_could_hit(cmd, since): whether one injected after the first `since` could
+  // have hit cmd's context.
+  Scoreboard(GoldenModel &model, std::function<uint64_t()> read_errors,
+             std::function<bool(const Command &, uint64_t)> error_could_hit)
+      : model_(model),
+        read_errors_(std::move(read_errors)),
+        error_could_hit_(std::move(error_could_hit)) {}
 
   void on_accept(const Command &cmd);
   void on_response(const Response &actual);
@@ -57,6 +65,7 @@ class Scoreboard {
 
   GoldenModel &model_;
   std::function<uint64_t()> read_errors_;
+  std::function<bool(const Command &, uint64_t)> error_could_hit_;
   std::deque<Pending> expected_;
   uint64_t accepted_ = 0;
   uint64_t checked_ = 0;
