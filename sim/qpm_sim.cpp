@@ -125,6 +125,7 @@ int run_random(const Options &o, qpm::QpmEnv &env) {
 int main(int argc, char **argv) {
   Options o;
   CLI::App app{"qpm_sim: qpm_top (Verilator) checked against the golden model"};
+  app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
   app.add_option("--seed", o.seed, "random seed (default: a fresh one, printed)");
   app.add_option("--cmds", o.cmds, "commands in a random run")->check(CLI::Range(1ull, 100000000ull));
   app.add_option("--qps", o.qps, "distinct QPNs a random run works on")

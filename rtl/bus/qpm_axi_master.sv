@@ -6,6 +6,8 @@
 // whole (both beats) with that ID, in whatever order the memory answers across IDs, and
 // R beats of different IDs may interleave. Writes go out one burst at a time. The caller
 // keeps at most one request outstanding per ID and always accepts responses.
+`include "qpm_assert.svh"
+
 module qpm_axi_master #(
   parameter int unsigned IdW    = 4,
   parameter int unsigned NumIds = 9   // IDs 0 .. NumIds-1 are used
@@ -258,6 +260,13 @@ module qpm_axi_master #(
       m_axi_wstrb_o = 32'hff << (8 * aw_addr_q[4:3]);
     end
   end
+
+  // AXI4: a valid address stays, unchanged, until it is taken; W follows its AW.
+  `QPM_ASSERT(ArHeldUntilReady_A, (m_axi_arvalid_o && !m_axi_arready_i)
+              |=> (m_axi_arvalid_o && $stable(m_axi_araddr_o) && $stable(m_axi_arid_o)))
+  `QPM_ASSERT(AwHeldUntilReady_A, (m_axi_awvalid_o && !m_axi_awready_i)
+              |=> (m_axi_awvalid_o && $stable(m_axi_awaddr_o) && $stable(m_axi_awid_o)))
+  `QPM_ASSERT(WAfterAw_A, m_axi_wvalid_o |-> !m_axi_awvalid_o)
 
   // Bit 1 of a response tells an error (SLVERR, DECERR) from OKAY/EXOKAY.
   logic unused_resp;

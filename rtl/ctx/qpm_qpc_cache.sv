@@ -11,8 +11,8 @@
 //                       -> read the QPC -> fill -> replay the parked requests
 //                maintenance engine: SYNC_CACHE, MAP/UNMAP_PAGE (drained, exclusive)
 //
-// Set-associative, write-back, Sets x Ways lines of {QPC address, QPC} in one RAM; tags
-// and line state in flops. Misses do not block: the pipe keeps serving hits while up to
+// Set-associative, write-back, Sets x Ways lines: the QPCs in one RAM, each line's QPC
+// address in another, parked requests in a third; tags and line state in flops. Misses do not block: the pipe keeps serving hits while up to
 // Mshrs fills are outstanding, and a request to a QPN whose fill is under way is parked
 // on that fill (a merge) so responses to one QPN stay in order.
 `include "qpm_assert.svh"
@@ -1089,6 +1089,31 @@ module qpm_qpc_cache #(
   end
 
 
+
+  // ---------------------------------------------------------------------------------
+  // Contract
+  // ---------------------------------------------------------------------------------
+  // A fill lands only in the way its miss register reserved.
+  `QPM_ASSERT(FillIntoReservedWay_A, fill_now |-> reserved_q[fill_line])
+  // A replay of a successful fill hits: the line stays reserved until its waiters ran.
+  logic r_replay_of_fill;  // (a named signal: Verilator 5.006 cannot index in SVA here)
+  assign r_replay_of_fill = r_is_replay && m_status_q[r_replay_mshr] == qpm_pkg::CtxOk;
+  `QPM_ASSERT(ReplayHits_A, r_replay_of_fill |-> r_hit)
+  // At least one way of every set can always be evicted.
+  `QPM_ASSERT(PinCapacity_A, 32'(r_pinned_in_set) < Ways)
+`ifndef SYNTHESIS
+  // Two miss registers never work on the same QPN.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      for (int unsigned a = 0; a < Mshrs; a++) begin
+        for (int unsigned b = a + 1; b < Mshrs; b++) begin
+          assert (!(m_state_q[a] != MFree && m_state_q[b] != MFree && m_qpn_q[a] == m_qpn_q[b]))
+            else $error("[ASSERT FAILED] %m: two miss registers for one QPN");
+        end
+      end
+    end
+  end
+`endif
 
   assign rsp_valid_o  = rsp_valid_q;
   assign rsp_o.tag    = rsp_tag_q;
