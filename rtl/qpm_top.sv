@@ -83,7 +83,13 @@ module qpm_top #(
   logic [63:0] qpt_base;
   logic [31:0] qpn_limit;
   logic [1:0]  evict_policy;
-  logic [qpm_pkg::NumCounters-1:0] counts;
+  logic [qpm_pkg::NumCounters-1:0] counts, cache_counts;
+  logic        cmd_refused;
+  // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
+  always_comb begin
+    counts = cache_counts;
+    counts[qpm_pkg::CntRefused] = cache_counts[qpm_pkg::CntRefused] | cmd_refused;
+  end
 
   logic              ctx_req_valid, ctx_req_ready, ctx_rsp_valid;
   qpm_pkg::ctx_req_t ctx_req;
@@ -98,6 +104,7 @@ module qpm_top #(
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .qpn_limit_i     (qpn_limit),
+    .refused_o       (cmd_refused),
     .cmd_valid_i     (cmd_valid_i),
     .cmd_ready_o     (cmd_ready_o),
     .cmd_i           (cmd_i),
@@ -146,7 +153,7 @@ module qpm_top #(
     .mem_rsp_id_i    (mem_rsp_id),
     .mem_rsp_error_i (mem_rsp_error),
     .mem_rsp_rdata_i (mem_rsp_rdata),
-    .count_o         (counts)
+    .count_o         (cache_counts)
   );
 
   qpm_axi_master #(

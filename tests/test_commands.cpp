@@ -32,6 +32,14 @@ TEST_CASE("QPN checks: reserved, at or above the limit, never created", "[comman
   CHECK(env.execute(create_cmd(1, 3)).status == Status::BadParam);
   CHECK(env.execute(create_cmd(limit, 2)).status == Status::BadRes);
   CHECK(env.execute(create_cmd(0xffffffffu, 2)).status == Status::BadRes);
+  // Bits above the 24-bit QPN: refused, never folded onto QP 0x10.
+  REQUIRE(env.execute(create_cmd(0x10, 2)).status == Status::Ok);
+  CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 0x01000010)).status == Status::BadRes);
+  CHECK(env.execute(qpn_cmd(Opcode::DestroyQp, 0x01000010)).status == Status::BadRes);
+  CHECK(env.execute(create_cmd(0x01000000, 2)).status == Status::BadRes);
+  CHECK(env.execute(create_cmd(0x80000012, 3)).status == Status::BadRes);
+  CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 0x10)).status == Status::Ok);
+  CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 0x12)).status == Status::BadRes);
   for (uint32_t qpn : {0u, 1u, 5u, limit, limit + 1}) {
     CHECK(env.execute(qpn_cmd(Opcode::QueryQp, qpn)).status == Status::BadRes);
     CHECK(env.execute(qpn_cmd(Opcode::DestroyQp, qpn)).status == Status::BadRes);

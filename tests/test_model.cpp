@@ -1219,14 +1219,17 @@ TEST_CASE("unmapped page: BAD_RES, before the reserved-QPN and parameter checks"
 
 TEST_CASE("a QPN limit that is not a multiple of the page size", "[model][qpt]") {
   Config cfg;
-  cfg.qpn_limit = 100;  // one mappable entry: QPNs 64..99 have no page
+  cfg.qpn_limit = 100;  // two entries: the second page is partly below the limit
   GoldenModel m(cfg);
-  CHECK(m.execute(map_cmd(1, 0x2000)).status == Status::BadParam);
+  CHECK(m.execute(map_cmd(2, 0x3000)).status == Status::BadParam);
   CHECK(m.execute(map_cmd(0, 0x1000)).status == Status::Ok);
+  CHECK(m.execute(create_cmd(99, kRc)).status == Status::BadRes);  // page not mapped yet
+  CHECK(m.execute(map_cmd(1, 0x2000)).status == Status::Ok);
   CHECK(m.execute(create_cmd(63, kRc)).status == Status::Ok);
-  CHECK(m.execute(create_cmd(64, kRc)).status == Status::BadRes);
-  CHECK(m.execute(create_cmd(99, kRc)).status == Status::BadRes);
-  CHECK(m.qpc(99) == Qpc{});
+  CHECK(m.execute(create_cmd(64, kRc)).status == Status::Ok);
+  CHECK(m.execute(create_cmd(99, kRc)).status == Status::Ok);
+  CHECK(m.execute(create_cmd(100, kRc)).status == Status::BadRes);  // at the limit
+  CHECK(m.qpc(100) == Qpc{});
 }
 
 TEST_CASE("UNMAP_PAGE / MAP_PAGE over a page holding a valid QP: RES_BUSY",

@@ -200,6 +200,7 @@ TEST_CASE("cache: random concurrent traffic keeps per-QPN order, data and memory
   mo.latency_max = 120;
   mo.reorder = true;
   mo.backpressure = seed == 13 ? 0.3 : 0.0;
+  mo.aw_waits_for_w = seed == 12;
   CacheBench b(seed, mo);
   std::mt19937_64 rng(seed);
   std::vector<uint32_t> pool;
@@ -436,5 +437,28 @@ TEST_CASE("misses with no eligible way wait, are counted, and all complete", "[c
   const uint64_t misses = b.counts_[kMisses];
   for (uint32_t k = 0; k < kWays - 1; ++k) b.call(kRead, in_set(0, k));
   CHECK(b.counts_[kMisses] == misses);
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+TEST_CASE("a SYNC waiting behind a miss does not starve the set's last way", "[cache]") {
+  CacheBench b(10);
+  // Set 0: three ways pinned, the fourth holds QPN 2.
+  for (uint32_t k = 0; k < kWays - 1; ++k) REQUIRE(b.call(kPin, in_set(0, k)).status == kOk);
+  REQUIRE(b.call(kRead, 2).status == kOk);
+  // A miss in set 0 needs QPN 2's way; a SYNC right behind it waits for the miss, and
+  // its (unused) index field reads as QPN 2: it must not keep that way from the miss.
+  b.send(kRead, in_set(0, 7), 1);
+  b.send(kSync, 2, 2);
+  b.run_until_quiet(2);
+  REQUIRE(b.rsps_.size() == 2);
+  CHECK(b.rsps_[0].tag == 1);
+  CHECK(b.rsps_[0].data == b.expect_.at(in_set(0, 7)));
+  CHECK(b.rsps_[1].status == kOk);
+  // A stream of hits on one QPN does not starve a miss in its set either.
+  b.rsps_.clear();
+  b.send(kRead, in_set(0, 8), 100);
+  for (uint32_t t = 0; t < 12; ++t) b.send(kRead, in_set(0, 7), t % 8);
+  b.run_until_quiet(13);
+  CHECK(b.rsps_.size() == 13);
   CHECK_FALSE(b.ctx_->gotError());
 }

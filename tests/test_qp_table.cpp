@@ -85,7 +85,9 @@ TEST_CASE("refused QPNs never cause a memory access", "[qp_table]") {
   CHECK(env.execute(modify_cmd(7 * 64 + 4, attr::kState, 1)).status == Status::BadRes);
   CHECK(env.memory().reads() == reads);
   CHECK(env.memory().writes() == writes);
-  CHECK(counter(env, "refused") == refused + 4);
+  CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 0x01000005)).status == Status::BadRes);  // > 24 bits
+  CHECK(env.memory().reads() == reads);
+  CHECK(counter(env, "refused") == refused + 5);
   require_clean(env);
 }
 
@@ -133,6 +135,7 @@ TEST_CASE("system seeds on tiny: evictions on almost every command, zero mismatc
   const uint64_t seed = GENERATE(201, 202, 203);
   EnvOptions o = tiny(seed);
   o.mem.backpressure = seed == 203 ? 0.3 : 0.0;
+  o.mem.aw_waits_for_w = seed == 202;  // a legal slave that a W-after-AW master hangs
   o.cmd_idle_prob = 0.1;
   o.rsp_stall_prob = 0.2;
   QpmEnv env(o);

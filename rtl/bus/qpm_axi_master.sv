@@ -247,8 +247,8 @@ module qpm_axi_master #(
   assign m_axi_awcache_o = 4'b0011;
   assign m_axi_awprot_o  = 3'b000;
 
-  // W follows its AW handshake (simplest for every slave; AXI4 would allow W first).
-  assign m_axi_wvalid_o = w_active_q && !aw_valid_q;
+  // W does not wait for AW (AXI4 A3.3.1: a slave may wait for WVALID before AWREADY).
+  assign m_axi_wvalid_o = w_active_q;
   assign m_axi_wlast_o  = !w_line_q || w_beat_q;
   always_comb begin
     if (w_line_q) begin
@@ -261,12 +261,11 @@ module qpm_axi_master #(
     end
   end
 
-  // AXI4: a valid address stays, unchanged, until it is taken; W follows its AW.
+  // AXI4: a valid address stays, unchanged, until it is taken.
   `QPM_ASSERT(ArHeldUntilReady_A, (m_axi_arvalid_o && !m_axi_arready_i)
               |=> (m_axi_arvalid_o && $stable(m_axi_araddr_o) && $stable(m_axi_arid_o)))
   `QPM_ASSERT(AwHeldUntilReady_A, (m_axi_awvalid_o && !m_axi_awready_i)
               |=> (m_axi_awvalid_o && $stable(m_axi_awaddr_o) && $stable(m_axi_awid_o)))
-  `QPM_ASSERT(WAfterAw_A, m_axi_wvalid_o |-> !m_axi_awvalid_o)
 
   // Bit 1 of a response tells an error (SLVERR, DECERR) from OKAY/EXOKAY.
   logic unused_resp;

@@ -23,6 +23,7 @@ module qpm_cmd_unit #(
   input  logic              clk_i,
   input  logic              rst_ni,
   input  logic [31:0]       qpn_limit_i,   // CSR QPN_LIMIT
+  output logic              refused_o,     // a QP command refused here (REFUSED counter)
   // command / response streams
   input  logic              cmd_valid_i,
   output logic              cmd_ready_o,
@@ -66,7 +67,8 @@ module qpm_cmd_unit #(
                   || (cmd_q.opcode == qpm_pkg::OpQueryQp)  || (cmd_q.opcode == qpm_pkg::OpDestroyQp)
                   || (cmd_q.opcode == qpm_pkg::OpPinQp)    || (cmd_q.opcode == qpm_pkg::OpUnpinQp);
   // The QPN limit and the page mapping are checked where the contexts live (the cache).
-  assign dir_in_range = cmd_q.dir_index < (qpn_limit_i >> PageBits);
+  // Directory entries cover QPN_LIMIT, a partial last page included.
+  assign dir_in_range = cmd_q.dir_index < ((qpn_limit_i + ((32'd1 << PageBits) - 32'd1)) >> PageBits);
   assign page_aligned = cmd_q.page_address[PageAlignBits-1:0] == '0;
 
   // ---------------------------------------------------------------------------------
@@ -206,7 +208,10 @@ module qpm_cmd_unit #(
       Decode: begin
         fsm_d = Respond;
         rsp_d = status_rsp(qpm_pkg::StatusOk);
-        if (is_qp_cmd) begin
+        if (is_qp_cmd && cmd_q.qpn[31:qpm_pkg::QpnW] != '0) begin
+          // Beyond any QPN: refused here, the context port carries QpnW bits only.
+          rsp_d = status_rsp(qpm_pkg::StatusBadRes);
+        end else if (is_qp_cmd) begin
           ctx_op_d = qpm_pkg::CtxRead;
           fsm_d    = CtxRequest;
         end else if ((cmd_q.opcode == qpm_pkg::OpMapPage)
@@ -300,6 +305,7 @@ module qpm_cmd_unit #(
   end
 
   assign cmd_ready_o = !next_valid_q;
+  assign refused_o   = fsm_q == Decode && is_qp_cmd && cmd_q.qpn[31:qpm_pkg::QpnW] != '0;
   assign rsp_valid_o = fsm_q == Respond;
   assign rsp_o       = rsp_q;
 

@@ -388,9 +388,14 @@ module qpm_qpc_cache #(
         p_status  = qpm_pkg::CtxUnmapped;  // refused before any memory access
         p_refused = r.op != qpm_pkg::CtxPrefetch;
       end else if (!r_is_replay && r_on_mshr) begin
-        if (park_free_any) begin
+        // Join a fill under way (a merge). Once the fill is done and its waiters are
+        // replaying, wait at the port instead: parking more behind them would keep the
+        // miss register (and its reserved way) alive for as long as requests keep coming.
+        if (!r_mshr_filling) begin
+          p_act = PStall;
+        end else if (park_free_any) begin
           p_act   = PPark;
-          p_merge = r_mshr_filling && r.op != qpm_pkg::CtxPrefetch;
+          p_merge = r.op != qpm_pkg::CtxPrefetch;
         end else begin
           p_wait = 1'b1;
         end
@@ -457,7 +462,13 @@ module qpm_qpc_cache #(
   logic             pipe_touches_line;
   logic [LineW-1:0] pipe_line;
 
-  assign pipe_touches_line = r_valid && r_hit;
+  // Only a line the pipe writes this cycle (data, or its pin bit) is kept out of the
+  // victim choice; a read hit is safe, the write-back reads the RAM later. (Excluding
+  // every hit let a stream of hits, or a stalled SYNC whose index looks like a QPN,
+  // starve a set's last evictable way.)
+  assign pipe_touches_line = p_act == PWriteHit
+                          || (p_act == PRespond && r_hit
+                              && (r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin));
   assign pipe_line         = r_line;
 
   always_comb begin
@@ -635,7 +646,9 @@ module qpm_qpc_cache #(
     set_valid  = 1'b0;
     set_idx    = x_req_q.index[DirIdxW-1:0];
     set_mapped = x_req_q.dir_entry[0];
-    if (x_state_q == XDirWait && mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_id_i == MaintId) begin
+    // The shadow follows the directory only once memory took the write.
+    if (x_state_q == XDirWait && mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_id_i == MaintId
+        && !mem_rsp_error_i) begin
       set_valid = 1'b1;
     end
     dir_fill_valid = 1'b0;
@@ -920,7 +933,8 @@ module qpm_qpc_cache #(
         end else begin
           if (x_drops) valid_d[x_line_q] = 1'b0;
           if (32'(x_line_q) == Lines - 1) begin
-            if (x_req_q.op == qpm_pkg::CtxSync) begin
+            // A failed write-back leaves the directory entry as it was (INT_ERR).
+            if (x_req_q.op == qpm_pkg::CtxSync || x_error_q) begin
               x_state_d    = XIdle;
               rsp_valid_d  = 1'b1;
               rsp_tag_d    = x_req_q.tag;

@@ -68,12 +68,23 @@ void AxiMemory::violation(const std::string &what) {
 
 void AxiMemory::sample(const AxiMasterOut &m) {
   check_stable(m);
-  // AW before W: an AW and its first W beat may be accepted at the same edge.
+  // W beats may come before their AW (AXI4): they wait in early_w_ until it arrives.
   if (m.awvalid && out_.awready) {
     ++writes_;
     write_q_.push_back(accept_burst('W', m.awid, m.awaddr, m.awlen, m.awsize, m.awburst));
+    while (!early_w_.empty() && !write_q_.empty()) {
+      const AxiMasterOut w = early_w_.front();
+      early_w_.pop_front();
+      accept_w_beat(w);
+    }
   }
-  if (m.wvalid && out_.wready) accept_w_beat(m);
+  if (m.wvalid && out_.wready) {
+    if (write_q_.empty()) {
+      early_w_.push_back(m);
+    } else {
+      accept_w_beat(m);
+    }
+  }
   if (m.arvalid && out_.arready) {
     ++reads_;
     Burst b = accept_burst('R', m.arid, m.araddr, m.arlen, m.arsize, m.arburst);
@@ -167,8 +178,6 @@ AxiMemory::Burst AxiMemory::accept_burst(char dir, uint32_t id, uint64_t addr, u
 
 void AxiMemory::accept_w_beat(const AxiMasterOut &m) {
   ++write_beats_;
-  // AXI4 lets W lead AW, but this model wants the AW first (or at the same edge) so
-  // that a stray W beat is caught rather than silently shifting later bursts.
   if (write_q_.empty()) {
     violation("W beat without an outstanding AW (dropped)");
     return;
@@ -196,7 +205,7 @@ void AxiMemory::accept_w_beat(const AxiMasterOut &m) {
 }
 
 AxiSlaveOut AxiMemory::drive() {
-  out_.awready = !chance(opt_.backpressure);
+  out_.awready = !chance(opt_.backpressure) && (!opt_.aw_waits_for_w || !early_w_.empty());
   out_.wready = !chance(opt_.backpressure);
   out_.arready = !chance(opt_.backpressure);
   // An offered R beat or B stays as it is until accepted (AXI4 A3.2.1).
@@ -254,7 +263,8 @@ void AxiMemory::offer_write_response() {
 }
 
 bool AxiMemory::idle() const {
-  return read_q_.empty() && !active_read_ && write_q_.empty() && b_q_.empty() && !out_.bvalid;
+  return read_q_.empty() && !active_read_ && write_q_.empty() && early_w_.empty() &&
+         b_q_.empty() && !out_.bvalid;
 }
 
 void AxiMemory::map_region(uint64_t base, uint64_t size) {

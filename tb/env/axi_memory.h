@@ -35,6 +35,9 @@ struct AxiMemoryOptions {
   double backpressure = 0.0;
   // Per read burst: probability that all of its beats answer SLVERR.
   double read_error_rate = 0.0;
+  // Hold AWREADY low until the burst's first W beat has been taken, as AXI4 allows a
+  // slave to do (A3.3.1); a master that waits for AWREADY before WVALID hangs.
+  bool aw_waits_for_w = false;
 };
 
 class AxiMemory : public TbExtension {
@@ -118,6 +121,7 @@ class AxiMemory : public TbExtension {
   std::mt19937_64 &rng_;
   AxiMemoryOptions opt_;
   std::vector<uint64_t> failed_reads_;
+  std::deque<AxiMasterOut> early_w_;  // W beats taken before their AW
   std::unordered_map<uint64_t, Page> pages_;  // keyed by addr / kPageBytes
   std::map<uint64_t, uint64_t> regions_;      // base -> size, as the host mapped them
   std::map<uint64_t, uint64_t> mapped_;       // disjoint merged [begin, end)

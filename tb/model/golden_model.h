@@ -78,7 +78,11 @@ class GoldenModel {
   Response query_qp(const Command &cmd) const;
 
   // Directory entries software may map: qpn_limit >> page_bits.
-  uint32_t usable_dir_entries() const { return cfg_.qpn_limit >> cfg_.page_bits; }
+  // Directory entries below QPN_LIMIT, a partial last page included.
+  uint32_t usable_dir_entries() const {
+    return static_cast<uint32_t>((uint64_t{cfg_.qpn_limit} + (uint64_t{1} << cfg_.page_bits) - 1) >>
+                                 cfg_.page_bits);
+  }
   // The QPC of the i-th slot of a page.
   uint64_t slot_address(uint64_t page_address, uint32_t slot) const;
   // Whether any QPC of the page at page_address is valid.
