@@ -28,6 +28,7 @@ void Scoreboard::on_response(const Response &actual) {
   last_response_ = actual;
   last_expected_ = expected;
   const std::string diff = difference(expected, actual);
+  spdlog::debug("#{} {} -> {}", p.index, format_command(p.cmd), status_name(actual.status));
   if (!diff.empty()) {
     ++mismatch_count_;
     spdlog::error("MISMATCH at command #{}: {}\n{}", p.index, format_command(p.cmd), diff);
