@@ -39,6 +39,7 @@ struct Options {
   bool mem_reorder = false;
   double mem_backpressure = 0.0;
   double mem_read_error_rate = 0.0;
+  bool mem_aw_waits_for_w = false;
 };
 
 // "MIN" or "MIN:MAX" cycles.
@@ -65,8 +66,10 @@ std::string replay_line(const Options &o) {
                      "--cmd-idle {} --rsp-stall {} --mem-latency {}{} --mem-backpressure {} "
                      "--mem-read-error-rate {}",
                      o.config, o.seed, o.cmds, o.qps, o.illegal_rate, o.cmd_idle, o.rsp_stall,
-                     o.mem_latency, o.mem_reorder ? " --mem-reorder" : "", o.mem_backpressure,
-                     o.mem_read_error_rate);
+                     o.mem_latency,
+                     std::string(o.mem_reorder ? " --mem-reorder" : "") +
+                         (o.mem_aw_waits_for_w ? " --mem-aw-waits-for-w" : ""),
+                     o.mem_backpressure, o.mem_read_error_rate);
 }
 
 int run_random(const Options &o, qpm::QpmEnv &env) {
@@ -147,6 +150,8 @@ int main(int argc, char **argv) {
   app.add_option("--mem-latency", o.mem_latency, "memory latency in cycles, MIN or MIN:MAX")
       ->capture_default_str();
   app.add_flag("--mem-reorder", o.mem_reorder, "memory answers out of order across AXI IDs");
+  app.add_flag("--mem-aw-waits-for-w", o.mem_aw_waits_for_w,
+               "memory holds AWREADY until it has the burst's first W beat (AXI4 allows it)");
   app.add_option("--mem-backpressure", o.mem_backpressure,
                  "chance a memory ready/valid is held low in a cycle")
       ->check(CLI::Range(0.0, 0.95));
@@ -176,6 +181,7 @@ int main(int argc, char **argv) {
     eo.mem.reorder = o.mem_reorder;
     eo.mem.backpressure = o.mem_backpressure;
     eo.mem.read_error_rate = o.mem_read_error_rate;
+    eo.mem.aw_waits_for_w = o.mem_aw_waits_for_w;
     if (o.script.empty()) {
       eo.cmd_idle_prob = o.cmd_idle;
       eo.rsp_stall_prob = o.rsp_stall;
