@@ -52,8 +52,6 @@ class QpmEnv {
   // Drive one command and wait for its response (which the scoreboard checks).
   // Throws std::runtime_error when no response arrives within timeout_cycles.
   Response execute(const Command &cmd);
-  // Queue a command without waiting.
-  void submit(const Command &cmd) { driver_.push(cmd); }
   // Run until every queued command has been answered.
   void drain();
   // Run n commands from next(), keeping `depth` commands queued or in flight so the
