@@ -45,7 +45,7 @@ sim: build
 	$(BUILD)/qpm_sim --config $(CONFIG) --cmds $(CMDS) --qps $(QPS) $(SEED_ARG) $(SIM_ARGS)
 
 test: build
-	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
+	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --output-junit junit.xml
 
 lint: $(BUILD)/.deps-ok
 	verilator --lint-only -Wall -Irtl rtl/lint.vlt $(RTL_FILES) --top-module qpm_top

@@ -492,13 +492,16 @@ TEST_CASE("AXI memory: injected read errors", "[axi_memory]") {
   int errors = 0;
   for (const auto &burst : bursts) {
     REQUIRE(burst.size() == 2);
-    // All beats of a burst answer alike, and the data is still driven.
+    // All beats of a burst answer alike. An error carries garbage: not one byte of the
+    // memory's contents, so a master that ignores RRESP cannot pass on the true bytes.
     CHECK(burst[1].resp == burst[0].resp);
-    CHECK(std::equal(burst[0].data.begin(), burst[0].data.end(), image.begin()));
     if (burst[0].resp == AxiMemory::kRespSlverr) {
       ++errors;
+      for (size_t i = 0; i < 32; ++i) CHECK(burst[0].data[i] != image[i]);
+      for (size_t i = 0; i < 32; ++i) CHECK(burst[1].data[i] != image[32 + i]);
     } else {
       CHECK(burst[0].resp == AxiMemory::kRespOkay);
+      CHECK(std::equal(burst[0].data.begin(), burst[0].data.end(), image.begin()));
     }
   }
   CHECK(static_cast<uint64_t>(errors) == mem.injected_read_errors());
@@ -506,6 +509,110 @@ TEST_CASE("AXI memory: injected read errors", "[axi_memory]") {
   const double rate = static_cast<double>(errors) / kN;
   CHECK(rate > 0.17);
   CHECK(rate < 0.23);
+}
+
+TEST_CASE("AXI memory: injected write errors answer SLVERR and write nothing",
+          "[axi_memory]") {
+  std::mt19937_64 rng(19);
+  AxiMemoryOptions opt;
+  opt.latency_min = 1;
+  opt.latency_max = 4;
+  opt.write_error_rate = 0.3;
+  AxiMemory mem(rng, opt);
+  mem.map_region(kBase, 0x1000);
+  std::vector<uint64_t> observed_errors;
+  mem.set_observer([&](char dir, uint64_t addr, bool error) {
+    if (dir == 'W' && error) observed_errors.push_back(addr);
+  });
+  Master m(mem, 20);
+  std::mt19937_64 data_rng(21);
+  constexpr int kN = 200;
+  std::vector<AxiBeat> written;
+  for (int i = 0; i < kN; ++i) {
+    written.push_back(random_beat(data_rng));
+    m.write(0, kBase + 32 * static_cast<uint64_t>(i % 100), 5, {written.back()}, {kFullStrb});
+  }
+  REQUIRE(m.run());
+  REQUIRE(m.b.size() == kN);
+  // Same ID, so B comes in AW order: burst i's answer says whether its bytes landed.
+  std::map<uint64_t, AxiBeat> expect;  // the last successful write per address
+  int errors = 0;
+  for (int i = 0; i < kN; ++i) {
+    if (m.b[i].resp == AxiMemory::kRespSlverr) {
+      ++errors;
+    } else {
+      REQUIRE(m.b[i].resp == AxiMemory::kRespOkay);
+      expect[kBase + 32 * static_cast<uint64_t>(i % 100)] = written[i];
+    }
+  }
+  for (int a = 0; a < 100; ++a) {
+    const uint64_t addr = kBase + 32 * static_cast<uint64_t>(a);
+    AxiBeat want{};  // never successfully written: still zero
+    if (expect.count(addr)) want = expect[addr];
+    const auto got = backdoor(mem, addr, 32);
+    CHECK(std::equal(got.begin(), got.end(), want.begin()));
+  }
+  CHECK(errors > 30);
+  CHECK(static_cast<uint64_t>(errors) == mem.injected_write_errors());
+  CHECK(mem.failed_writes().size() == static_cast<size_t>(errors));
+  CHECK(observed_errors == mem.failed_writes());
+}
+
+TEST_CASE("AXI memory: interleaved R beats of different IDs keep per-ID order", "[axi_memory]") {
+  constexpr size_t kBursts = 300;
+  constexpr uint64_t kStride = 128;
+  std::mt19937_64 rng(22);
+  AxiMemoryOptions opt;
+  opt.latency_min = 1;
+  opt.latency_max = 20;
+  opt.reorder = true;
+  opt.interleave = true;
+  AxiMemory mem(rng, opt);
+  mem.map_region(kBase, kBursts * kStride);
+  // Every byte of burst i's beats is tagged with i and the beat number.
+  for (size_t i = 0; i < kBursts; ++i) {
+    for (uint8_t beat = 0; beat < 4; ++beat) {
+      std::vector<uint8_t> tag(32, static_cast<uint8_t>(beat));
+      tag[0] = static_cast<uint8_t>(i);
+      tag[1] = static_cast<uint8_t>(i >> 8);
+      mem.write_bytes(kBase + i * kStride + 32 * beat, tag.data(), tag.size());
+    }
+  }
+  Master m(mem, 23);
+  std::mt19937_64 req_rng(24);
+  std::vector<uint32_t> ids, lens;
+  for (size_t i = 0; i < kBursts; ++i) {
+    ids.push_back(static_cast<uint32_t>(req_rng() % 4));
+    lens.push_back(1 + static_cast<uint32_t>(req_rng() % 3));
+    m.read(ids[i], kBase + i * kStride, lens[i], 5);
+  }
+  REQUIRE(m.run());
+  // Per ID: the beats arrive burst by burst in AR order, beat by beat, rlast on the last.
+  std::map<uint32_t, std::deque<size_t>> per_id;  // bursts of each ID in AR order
+  for (size_t i = 0; i < kBursts; ++i) per_id[ids[i]].push_back(i);
+  std::map<uint32_t, uint32_t> next_beat;
+  size_t switches = 0;
+  for (size_t k = 0; k < m.r.size(); ++k) {
+    const RBeat &b = m.r[k];
+    REQUIRE(!per_id[b.id].empty());
+    const size_t burst = per_id[b.id].front();
+    const size_t tag = b.data[0] | (size_t{b.data[1]} << 8);
+    CHECK(tag == burst);
+    CHECK(b.data[2] == next_beat[b.id]);
+    const bool last = next_beat[b.id] == lens[burst];
+    CHECK(b.last == last);
+    if (last) {
+      per_id[b.id].pop_front();
+      next_beat[b.id] = 0;
+    } else {
+      ++next_beat[b.id];
+      // A beat of another ID before this burst's next beat: the bursts interleave.
+      if (k + 1 < m.r.size() && m.r[k + 1].id != b.id) ++switches;
+    }
+  }
+  CHECK(switches > 20);
+  CHECK(mem.interleaved_beats() > 0);
+  CHECK(mem.violations().empty());
 }
 
 TEST_CASE("AXI memory: unmapped access and 4 KiB crossing are violations", "[axi_memory]") {

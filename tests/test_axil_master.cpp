@@ -142,11 +142,7 @@ class RegSlave {
     if (prev_m_.arvalid && !prev_ar_hs_ && (!m.arvalid || m.araddr != prev_m_.araddr)) {
       ++violations_;
     }
-    const bool aw_rise = m.awvalid && !prev_m_.awvalid;
-    const bool w_rise = m.wvalid && !prev_m_.wvalid;
-    if (aw_rise != w_rise) {
-      ++violations_;
-    }
+    // AW and W are independent channels: either may rise first (AXI4-Lite allows it).
     if (m.arvalid && (m.awvalid || m.wvalid)) {
       ++violations_;
     }
@@ -319,4 +315,10 @@ TEST_CASE("AXI-Lite master: random operations with random delays on both sides",
   }
   CHECK(h.slave.violations() == 0);
   CHECK(h.slave.max_outstanding() == 1);
+  // A stalling master raises AW and W in different cycles, either one first.
+  if (master_stall > 0.0) {
+    CHECK(h.master.split_writes() > 100);
+  } else {
+    CHECK(h.master.split_writes() == 0);
+  }
 }

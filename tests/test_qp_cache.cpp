@@ -14,6 +14,7 @@
 #include "axi_memory.h"
 #include "axi_pins.h"
 #include "qpm_types.h"
+#include "testbench.h"
 
 using namespace qpm;
 
@@ -42,7 +43,7 @@ class CacheBench {
   explicit CacheBench(uint64_t seed, AxiMemoryOptions mo = {})
       : rng_(seed), mem_(rng_, mo), ctx_(std::make_unique<VerilatedContext>()) {
     ctx_->randReset(2);
-    ctx_->randSeed(static_cast<int>(seed));
+    ctx_->randSeed(verilator_seed(seed));
     ctx_->fatalOnError(false);
     top_ = std::make_unique<Vqpm_ctx_tb_top>(ctx_.get(), "TOP");
     top_->qpt_base_i = kBase;
@@ -310,7 +311,7 @@ TEST_CASE("cache: refused QPNs never reach memory", "[cache]") {
   CHECK(b.counts_[kRefused] == 4);
 }
 
-TEST_CASE("cache: UNMAP of a page holding a valid QPC is refused; SYNC writes back",
+TEST_CASE("cache: UNMAP of a page holding a valid QPC is refused, SYNC writes back",
           "[cache]") {
   CacheBench b(5);
   const uint32_t q = 5 * 64 + 9;

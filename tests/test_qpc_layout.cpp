@@ -39,7 +39,7 @@ TEST_CASE("C++ QPC layout matches qpm_pkg::qpc_t field by field", "[layout]") {
   probe->final();
 }
 
-TEST_CASE("QPC pack and unpack are inverse; byte 0 holds valid and state", "[layout]") {
+TEST_CASE("QPC pack and unpack are inverse, byte 0 holds valid and state", "[layout]") {
   Qpc q;
   q.valid = 1;
   q.state = 3;

@@ -93,7 +93,9 @@ void AxiMemory::sample(const AxiMasterOut &m) {
     if (b.error) {
       ++injected_read_errors_;
       failed_reads_.push_back(b.addr);
+      b.garbage = static_cast<uint8_t>(std::uniform_int_distribution<unsigned>(1, 255)(rng_));
     }
+    if (observer_) observer_('R', b.addr, b.error);
     for (uint32_t beat = 0; beat <= b.len; ++beat) {
       const BeatLanes l = beat_lanes(b.addr, b.size, beat);
       AxiBeat data{};
@@ -106,9 +108,9 @@ void AxiMemory::sample(const AxiMasterOut &m) {
     ++read_beats_;
     out_.rvalid = false;  // lets drive() offer the next beat
     if (out_.rlast) {
-      active_read_.reset();
+      active_reads_.erase(active_reads_.begin() + static_cast<std::ptrdiff_t>(offered_read_));
     } else {
-      ++active_read_->beat;
+      ++active_reads_[offered_read_].beat;
     }
   }
   if (out_.bvalid && m.bready) out_.bvalid = false;
@@ -197,6 +199,7 @@ void AxiMemory::accept_w_beat(const AxiMasterOut &m) {
   // awlen, not wlast, decides the burst length, so one bad wlast does not desync.
   if (last) {
     b.due = cycle_ + draw_latency();
+    b.error = chance(opt_.write_error_rate);
     b_q_.push_back(b);
     write_q_.pop_front();
   } else {
@@ -214,19 +217,17 @@ AxiSlaveOut AxiMemory::drive() {
   return out_;
 }
 
-std::optional<size_t> AxiMemory::pick(const std::deque<Burst> &q) {
-  if (q.empty()) return std::nullopt;
-  if (!opt_.reorder) {
-    if (q.front().due <= cycle_) return 0;
-    return std::nullopt;
-  }
-  // Only the oldest entry of each ID may go, so same-ID responses keep their order.
-  std::vector<uint32_t> seen;
+std::optional<size_t> AxiMemory::pick(const std::deque<Burst> &q,
+                                      const std::vector<uint32_t> &busy_ids) {
+  // Only the oldest entry of each ID may go, so same-ID responses keep their order;
+  // IDs in busy_ids have a burst going out already.
+  std::vector<uint32_t> seen = busy_ids;
   std::vector<size_t> due;
   for (size_t i = 0; i < q.size(); ++i) {
     if (std::find(seen.begin(), seen.end(), q[i].id) != seen.end()) continue;
     seen.push_back(q[i].id);
     if (q[i].due <= cycle_) due.push_back(i);
+    if (!opt_.reorder) break;  // in order: only the oldest entry of all may go
   }
   if (due.empty()) return std::nullopt;
   if (due.size() == 1) return due[0];
@@ -234,18 +235,29 @@ std::optional<size_t> AxiMemory::pick(const std::deque<Burst> &q) {
 }
 
 void AxiMemory::offer_read_beat() {
-  if (!active_read_) {
-    const std::optional<size_t> i = pick(read_q_);
-    if (!i || chance(opt_.backpressure)) return;
-    active_read_ = read_q_[*i];
-    read_q_.erase(read_q_.begin() + static_cast<std::ptrdiff_t>(*i));
-  } else if (chance(opt_.backpressure)) {
-    return;  // a bubble inside the burst
+  if (chance(opt_.backpressure)) return;  // a bubble, inside a burst or before one
+  // Candidates: the bursts already going out, and (when there is none, or with
+  // interleave) one more whose first beat is due.
+  if (active_reads_.empty() || opt_.interleave) {
+    std::vector<uint32_t> busy;
+    for (const Burst &b : active_reads_) busy.push_back(b.id);
+    if (const std::optional<size_t> i = pick(read_q_, busy)) {
+      active_reads_.push_back(read_q_[*i]);
+      read_q_.erase(read_q_.begin() + static_cast<std::ptrdiff_t>(*i));
+    }
   }
-  const Burst &b = *active_read_;
+  if (active_reads_.empty()) return;
+  offered_read_ = 0;
+  if (active_reads_.size() > 1) {
+    offered_read_ = std::uniform_int_distribution<size_t>(0, active_reads_.size() - 1)(rng_);
+    ++interleaved_beats_;
+  }
+  const Burst &b = active_reads_[offered_read_];
   const BeatLanes l = beat_lanes(b.addr, b.size, b.beat);
   out_.rdata.fill(0);
-  for (unsigned lane = l.lo; lane <= l.hi; ++lane) out_.rdata[lane] = b.read_data[b.beat][lane];
+  for (unsigned lane = l.lo; lane <= l.hi; ++lane) {
+    out_.rdata[lane] = static_cast<uint8_t>(b.read_data[b.beat][lane] ^ b.garbage);
+  }
   out_.rvalid = true;
   out_.rid = b.id;
   out_.rresp = b.error ? kRespSlverr : kRespOkay;
@@ -253,17 +265,34 @@ void AxiMemory::offer_read_beat() {
 }
 
 void AxiMemory::offer_write_response() {
-  const std::optional<size_t> i = pick(b_q_);
+  const std::optional<size_t> i = pick(b_q_, {});
   if (!i || chance(opt_.backpressure)) return;
-  for (const auto &[addr, byte] : b_q_[*i].write_data) write_byte(addr, byte);
+  const Burst &b = b_q_[*i];
+  if (b.error) {
+    ++injected_write_errors_;  // the failed write changes nothing
+    failed_writes_.push_back(b.addr);
+  } else {
+    for (const auto &[addr, byte] : b.write_data) write_byte(addr, byte);
+  }
+  if (observer_) observer_('W', b.addr, b.error);
   out_.bvalid = true;
-  out_.bid = b_q_[*i].id;
-  out_.bresp = kRespOkay;
+  out_.bid = b.id;
+  out_.bresp = b.error ? kRespSlverr : kRespOkay;
   b_q_.erase(b_q_.begin() + static_cast<std::ptrdiff_t>(*i));
 }
 
+bool AxiMemory::write_pending(uint64_t addr) const {
+  auto touches = [addr](const Burst &b) {
+    const uint64_t end = (b.addr & ~((uint64_t{1} << b.size) - 1)) +
+                         (uint64_t{b.len} + 1) * (uint64_t{1} << b.size);
+    return addr >= b.addr && addr < end;
+  };
+  return std::any_of(write_q_.begin(), write_q_.end(), touches) ||
+         std::any_of(b_q_.begin(), b_q_.end(), touches);
+}
+
 bool AxiMemory::idle() const {
-  return read_q_.empty() && !active_read_ && write_q_.empty() && early_w_.empty() &&
+  return read_q_.empty() && active_reads_.empty() && write_q_.empty() && early_w_.empty() &&
          b_q_.empty() && !out_.bvalid;
 }
 

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <random>
@@ -33,8 +34,16 @@ struct AxiMemoryOptions {
   // Per cycle: probability that each of awready/wready/arready is low and that a due
   // R beat or B is held back.
   double backpressure = 0.0;
-  // Per read burst: probability that all of its beats answer SLVERR.
+  // Per read burst: probability that all of its beats answer SLVERR. An error beat
+  // carries garbage (the true bytes XOR a random non-zero pattern), never the memory's
+  // contents, so a master that ignores RRESP returns wrong data.
   double read_error_rate = 0.0;
+  // Per write burst: probability that B answers SLVERR. The failed write changes no
+  // byte of memory, so a master that ignores BRESP loses the data it meant to write.
+  double write_error_rate = 0.0;
+  // R beats of bursts with different IDs interleave (AXI4 A5.3.1 allows it; beats of
+  // one ID stay in order): each beat is drawn from the bursts that are due.
+  bool interleave = false;
   // Hold AWREADY low until the burst's first W beat has been taken, as AXI4 allows a
   // slave to do (A3.3.1); a master that waits for AWREADY before WVALID hangs.
   bool aw_waits_for_w = false;
@@ -79,8 +88,22 @@ class AxiMemory : public TbExtension {
   uint64_t read_beats() const { return read_beats_; }
   uint64_t write_beats() const { return write_beats_; }
   uint64_t injected_read_errors() const { return injected_read_errors_; }
+  uint64_t injected_write_errors() const { return injected_write_errors_; }
+  // R beats that were offered while a beat of another burst was still to come: how
+  // often the interleaving actually happened.
+  uint64_t interleaved_beats() const { return interleaved_beats_; }
   // Start addresses of the read bursts answered with SLVERR, in AR order.
   const std::vector<uint64_t> &failed_reads() const { return failed_reads_; }
+  // Start addresses of the write bursts answered with SLVERR, in B order.
+  const std::vector<uint64_t> &failed_writes() const { return failed_writes_; }
+  // Called once per burst: 'R' at its AR handshake, 'W' when its B is offered, with the
+  // start address and whether it answers an error. For traffic accounting by region.
+  using BurstObserver = std::function<void(char dir, uint64_t addr, bool error)>;
+  void set_observer(BurstObserver obs) { observer_ = std::move(obs); }
+  // Whether [begin, end) lies inside the regions the host has mapped.
+  bool is_mapped(uint64_t begin, uint64_t end) const { return mapped(begin, end); }
+  // A write burst touching addr has been accepted (AW) and its B not yet offered.
+  bool write_pending(uint64_t addr) const;
   uint64_t cycle() const { return cycle_; }
   // Nothing accepted is still waiting for data, W beats or a response.
   bool idle() const;
@@ -94,6 +117,7 @@ class AxiMemory : public TbExtension {
     uint32_t beat = 0;  // next beat to transfer
     uint64_t due = 0;   // earliest edge the response can be accepted at
     bool error = false;
+    uint8_t garbage = 0;  // XOR pattern of an error's read data (non-zero)
     // Reads return memory as it was when AR was accepted; writes become visible when
     // their B response is offered: the earliest and latest points AXI4 allows, so a
     // master that reads a location before its own write is acknowledged sees old data.
@@ -104,8 +128,8 @@ class AxiMemory : public TbExtension {
 
   bool chance(double p);
   uint32_t draw_latency();
-  // Index into q of the response to offer next, if any is due.
-  std::optional<size_t> pick(const std::deque<Burst> &q);
+  // Index into q of the response to offer next, if any is due, skipping busy_ids.
+  std::optional<size_t> pick(const std::deque<Burst> &q, const std::vector<uint32_t> &busy_ids);
   void check_stable(const AxiMasterOut &m);
   Burst accept_burst(char dir, uint32_t id, uint64_t addr, uint32_t len, uint32_t size,
                      uint32_t burst);
@@ -132,14 +156,18 @@ class AxiMemory : public TbExtension {
   bool ar_waiting_ = false, aw_waiting_ = false, w_waiting_ = false;
 
   std::deque<Burst> read_q_;          // accepted, first beat not offered, AR order
-  std::optional<Burst> active_read_;  // the burst whose beats are going out
+  // Bursts whose beats are going out: at most one, or one per ID with interleave.
+  std::vector<Burst> active_reads_;
+  size_t offered_read_ = 0;           // index in active_reads_ of the beat on the bus
   std::deque<Burst> write_q_;         // AW accepted, W beats outstanding, AW order
   std::deque<Burst> b_q_;             // W complete, B not offered, completion order
 
   std::vector<std::string> violations_;
   uint64_t cycle_ = 0;
   uint64_t reads_ = 0, writes_ = 0, read_beats_ = 0, write_beats_ = 0;
-  uint64_t injected_read_errors_ = 0;
+  uint64_t injected_read_errors_ = 0, injected_write_errors_ = 0, interleaved_beats_ = 0;
+  std::vector<uint64_t> failed_writes_;
+  BurstObserver observer_;
 };
 
 }  // namespace qpm

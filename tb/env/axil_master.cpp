@@ -43,23 +43,30 @@ void AxiLiteMaster::sample(const AxiLiteSlaveOut &s) {
 }
 
 AxiLiteMasterOut AxiLiteMaster::drive() {
-  if (!active_ && !queue_.empty() && !stall()) {
+  if (!active_ && !queue_.empty()) {
     active_ = true;
-    addr_done_ = false;
-    data_done_ = false;
+    addr_done_ = data_done_ = false;
+    addr_up_ = data_up_ = split_counted_ = false;
   }
   AxiLiteMasterOut o;
   if (active_) {
     const Op &op = queue_.front();
+    // A valid, once raised, stays up until its handshake (AXI A3.2.1).
+    if (!addr_up_ && !addr_done_) addr_up_ = !stall();
+    if (!op.is_read && !data_up_ && !data_done_) data_up_ = !stall();
+    if (!op.is_read && !split_counted_ && (addr_up_ || addr_done_) != (data_up_ || data_done_)) {
+      split_counted_ = true;
+      ++split_writes_;
+    }
     if (op.is_read) {
-      o.arvalid = !addr_done_;
+      o.arvalid = addr_up_ && !addr_done_;
       o.araddr = op.addr;
       // Ready for the response once the address is taken (it cannot come earlier).
       o.rready = addr_done_ && !stall();
     } else {
-      o.awvalid = !addr_done_;
+      o.awvalid = addr_up_ && !addr_done_;
       o.awaddr = op.addr;
-      o.wvalid = !data_done_;
+      o.wvalid = data_up_ && !data_done_;
       o.wdata = op.data;
       o.wstrb = 0xf;
       o.bready = addr_done_ && data_done_ && !stall();

@@ -1,7 +1,9 @@
 // Driver of qpm_top's AXI4-Lite CSR port: queued register writes and reads.
 //
-// Operations are processed one at a time, in the order they were queued; a write presents
-// AW and W together and each channel drops its valid at its own handshake. The protocol
+// Operations are processed one at a time, in the order they were queued. Without stalls
+// a write presents AW and W together; with stalls each of AW and W rises on its own after
+// its own random delay (so either may come first, as AXI4-Lite allows), and each channel
+// drops its valid at its own handshake. The protocol
 // logic (sample() before an edge, drive() after it) does not depend on Dut, so it can be
 // tested against a C++ slave; before_edge/after_edge connect it to the CSR port.
 #pragma once
@@ -24,8 +26,8 @@ struct AxiLiteResult {
 class AxiLiteMaster : public TbExtension {
  public:
   AxiLiteMaster() = default;
-  // Random back-pressure: in each cycle, with probability stall_prob, the next operation
-  // waits before raising its valid, and bready/rready stay low.
+  // Random back-pressure: in each cycle, with probability stall_prob, each valid not yet
+  // raised (AR, AW, W) waits another cycle, and bready/rready stay low.
   AxiLiteMaster(std::mt19937_64 &rng, double stall_prob) : rng_(&rng), stall_prob_(stall_prob) {}
 
   // Queue a full-word write (wstrb 0xf) or a read.
@@ -35,6 +37,8 @@ class AxiLiteMaster : public TbExtension {
   bool idle() const { return queue_.empty(); }
   // Completed operations, oldest first; the caller pops them.
   std::deque<AxiLiteResult> &results() { return results_; }
+  // Writes whose AW and W were not both raised in the same cycle.
+  uint64_t split_writes() const { return split_writes_; }
 
   // Before an edge: the slave's outputs as settled for the edge; takes the handshakes
   // (valid && ready) that happen at it.
@@ -61,6 +65,10 @@ class AxiLiteMaster : public TbExtension {
   bool active_ = false;
   bool addr_done_ = false;  // AW or AR taken
   bool data_done_ = false;  // W taken
+  bool addr_up_ = false;    // AR or AW raised (held until its handshake)
+  bool data_up_ = false;    // W raised
+  bool split_counted_ = false;
+  uint64_t split_writes_ = 0;
   AxiLiteMasterOut out_;    // what drive() last returned
 };
 

@@ -6,10 +6,13 @@ namespace qpm {
 
 void CommandDriver::before_edge(Dut &dut) {
   if (driving_ && dut.cmd_ready()) {
-    on_accept_(queue_.front());
     queue_.pop_front();
     driving_ = false;
   }
+}
+
+void CommandMonitor::before_edge(Dut &dut) {
+  if (dut.cmd_valid() && dut.cmd_ready()) on_accept_(decode_command(dut.cmd()));
 }
 
 void CommandDriver::after_edge(Dut &dut) {

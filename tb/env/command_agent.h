@@ -9,13 +9,13 @@
 
 namespace qpm {
 
-// Drives queued commands on cmd_valid/cmd_i, with optional random idle cycles, and
-// reports each command at the edge that accepts it.
+// Drives queued commands on cmd_valid/cmd_i, with optional random idle cycles. It holds
+// each command on the pins until cmd_ready; what was accepted is reported by the
+// CommandMonitor, which reads the pins, not this queue.
 class CommandDriver : public TbExtension {
  public:
-  using AcceptFn = std::function<void(const Command &)>;
-  CommandDriver(std::mt19937_64 &rng, AcceptFn on_accept, double idle_prob = 0.0)
-      : rng_(rng), on_accept_(std::move(on_accept)), idle_prob_(idle_prob) {}
+  CommandDriver(std::mt19937_64 &rng, double idle_prob = 0.0)
+      : rng_(rng), idle_prob_(idle_prob) {}
 
   void push(const Command &cmd) { queue_.push_back(cmd); }
   bool idle() const { return queue_.empty() && !driving_; }
@@ -25,10 +25,22 @@ class CommandDriver : public TbExtension {
 
  private:
   std::mt19937_64 &rng_;
-  AcceptFn on_accept_;
   double idle_prob_;
   std::deque<Command> queue_;
   bool driving_ = false;
+};
+
+// Reports every command accepted on the command port (cmd_valid && cmd_ready at an
+// edge), decoded from the pins.
+class CommandMonitor : public TbExtension {
+ public:
+  using AcceptFn = std::function<void(const Command &)>;
+  explicit CommandMonitor(AcceptFn on_accept) : on_accept_(std::move(on_accept)) {}
+  void before_edge(Dut &dut) override;
+  void after_edge(Dut &) override {}
+
+ private:
+  AcceptFn on_accept_;
 };
 
 // Takes responses off rsp_valid/rsp_o, with optional random back-pressure on rsp_ready.

@@ -89,7 +89,11 @@ class Dut {
   // command / response streams
   virtual void set_cmd_valid(bool v) = 0;
   virtual void set_cmd(const BitVec &bits) = 0;
+  // What the command pins carry now (monitors read the pins, not the driver).
+  virtual bool cmd_valid() const = 0;
+  virtual BitVec cmd() const = 0;
   virtual bool cmd_ready() const = 0;
+  virtual bool rsp_ready() const = 0;
   virtual bool rsp_valid() const = 0;
   virtual void set_rsp_ready(bool v) = 0;
   virtual BitVec rsp() const = 0;

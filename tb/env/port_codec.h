@@ -11,6 +11,9 @@ constexpr unsigned kCmdBits = 656;
 constexpr unsigned kRspBits = 616;
 
 BitVec encode_command(const Command &cmd);
+// What crossed the pins, read back: decode_command(encode_command(c)) encodes to the same
+// bits as c (an unknown opcode byte comes back as a raw opcode).
+Command decode_command(const BitVec &bits);
 Response decode_response(const BitVec &bits);
 
 }  // namespace qpm

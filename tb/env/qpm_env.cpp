@@ -20,15 +20,29 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       tb_(opt.config, opt.seed, opt.trace_path),
       model_(tb_.config().params),
       memory_(rng_, opt.mem),
+      csr_(rng_, opt.csr_stall_prob),
       scoreboard_(
           model_, [this] { return memory_.injected_read_errors(); },
           [this](const Command &c, uint64_t since) { return error_could_hit(c, since); }),
-      driver_(rng_, [this](const Command &c) { on_accept(c); }, opt.cmd_idle_prob),
+      driver_(rng_, opt.cmd_idle_prob),
+      cmd_monitor_([this](const Command &c) { on_accept(c); }),
       monitor_(rng_, [this](const Response &r) { on_response(r); }, opt.rsp_stall_prob) {
   tb_.add(&memory_);
   tb_.add(&csr_);
   tb_.add(&driver_);
+  tb_.add(&cmd_monitor_);
   tb_.add(&monitor_);
+  tb_.add(&streams_);
+  memory_.set_observer([this](char dir, uint64_t addr, bool error) {
+    const bool directory = addr >= kQptBase && addr < kQptBase + uint64_t{model_.config().dir_entries} * 8;
+    if (dir == 'R') {
+      ++(directory ? traffic_.dir_reads : traffic_.qpc_reads);
+      if (error) ++(directory ? traffic_.dir_read_errors : traffic_.qpc_read_errors);
+    } else {
+      ++(directory ? traffic_.dir_writes : traffic_.qpc_writes);
+      if (error) ++traffic_.write_errors;
+    }
+  });
   tb_.dut().set_mem_in(AxiSlaveOut{});
   tb_.dut().set_csr_in(AxiLiteMasterOut{});
   tb_.reset();
@@ -64,23 +78,37 @@ bool QpmEnv::error_could_hit(const Command &cmd, uint64_t since) const {
 
 void QpmEnv::on_accept(const Command &cmd) {
   // A mapped page must be readable before the hardware can touch it; the page it
-  // replaces is forgotten only once the hardware has flushed it (the OK response).
-  std::optional<uint64_t> old_page;
+  // replaces is forgotten only once the hardware has flushed it (the OK response), and
+  // a refused MAP_PAGE leaves the map as it was.
+  PageChange change;
   if (!cmd.use_raw_op && (cmd.op == Opcode::MapPage || cmd.op == Opcode::UnmapPage) &&
       cmd.dir_index < model_.config().dir_entries) {
     const auto &e = model_.dir_entry(cmd.dir_index);
-    if (e.valid) old_page = e.page_address;
-    if (cmd.op == Opcode::MapPage) memory_.map_region(cmd.page_address, kPageBytes);
+    const bool same_page = cmd.op == Opcode::MapPage && e.page_address == cmd.page_address;
+    if (e.valid && !same_page) change.unmap_on_ok = e.page_address;
+    if (cmd.op == Opcode::MapPage &&
+        !memory_.is_mapped(cmd.page_address, cmd.page_address + kPageBytes)) {
+      memory_.map_region(cmd.page_address, kPageBytes);
+      change.unmap_on_fail = cmd.page_address;
+    }
   }
-  unmap_on_ok_.push_back(old_page);
+  page_changes_.push_back(change);
   scoreboard_.on_accept(cmd);
 }
 
 void QpmEnv::on_response(const Response &rsp) {
-  const std::optional<uint64_t> old_page = unmap_on_ok_.front();
-  unmap_on_ok_.erase(unmap_on_ok_.begin());
+  if (page_changes_.empty()) {
+    scoreboard_.on_response(rsp);  // reports the response without a command
+    return;
+  }
+  const PageChange change = page_changes_.front();
+  page_changes_.pop_front();
   scoreboard_.on_response(rsp);
-  if (old_page && rsp.status == Status::Ok) memory_.unmap_region(*old_page);
+  if (rsp.status == Status::Ok) {
+    if (change.unmap_on_ok) memory_.unmap_region(*change.unmap_on_ok);
+  } else if (change.unmap_on_fail) {
+    memory_.unmap_region(*change.unmap_on_fail);
+  }
 }
 
 void QpmEnv::drain() {
@@ -163,34 +191,75 @@ std::vector<uint32_t> QpmEnv::read_counters() {
 
 std::vector<std::string> QpmEnv::final_check() {
   std::vector<std::string> problems;
+  auto add = [&](const std::string &p) {
+    if (problems.size() < 20) problems.push_back(p);
+  };
   Command sync;
   sync.op = Opcode::SyncCache;
-  if (execute(sync).status != Status::Ok) problems.push_back("SYNC_CACHE did not answer OK");
-  size_t checked = 0;
-  for (const auto &[addr, qpc] : model_.memory_qpcs()) {
+  if (execute(sync).status != Status::Ok) add("SYNC_CACHE did not answer OK");
+  // Every slot of every mapped page: a lost write-back of a DESTROY (memory still says
+  // valid) shows here as well as a wrong valid QPC.
+  size_t image_diffs = 0;
+  for (const auto &[addr, qpc] : model_.memory_qpcs(false)) {
     std::array<uint8_t, 64> mem{};
     memory_.read_bytes(addr, mem.data(), mem.size());
-    const auto want = qpc_bytes(qpc);
-    if (mem != want) {
-      BitVec bits(kQpcBits);
-      for (unsigned i = 0; i < 64; ++i) bits.set(8 * i, 8, mem[i]);
-      Response got, exp;
-      got.qpc = unpack_qpc(bits);
-      exp.qpc = qpc;
-      problems.push_back(fmt::format("memory image at {:#x} differs from the model:\n{}", addr,
-                                     Scoreboard::difference(exp, got)));
-      if (problems.size() > 5) break;
-    }
-    ++checked;
+    if (mem == qpc_bytes(qpc)) continue;
+    if (++image_diffs > 5) continue;
+    BitVec bits(kQpcBits);
+    for (unsigned i = 0; i < 64; ++i) bits.set(8 * i, 8, mem[i]);
+    Response got, exp;
+    got.qpc = unpack_qpc(bits);
+    exp.qpc = qpc;
+    add(fmt::format("memory image at {:#x} differs from the model:\n{}", addr,
+                    Scoreboard::difference(exp, got)));
   }
-  for (const auto &v : memory_.violations()) {
-    problems.push_back("memory: " + v);
-    if (problems.size() > 10) break;
+  if (image_diffs > 5) add(fmt::format("memory image: {} QPC slots differ in all", image_diffs));
+  // Every directory entry: {page_address | valid}, zero when unmapped.
+  for (uint32_t i = 0; i < model_.config().dir_entries; ++i) {
+    const auto &e = model_.dir_entry(i);
+    const uint64_t want = e.valid ? (e.page_address | 1) : 0;
+    uint8_t b[8];
+    memory_.read_bytes(kQptBase + 8 * uint64_t{i}, b, 8);
+    uint64_t got = 0;
+    for (int k = 7; k >= 0; --k) got = got << 8 | b[k];
+    if (got != want) add(fmt::format("directory entry {}: memory {:#x}, model {:#x}", i, got, want));
   }
+  for (const auto &v : memory_.violations()) add("memory: " + v);
+  for (const auto &v : streams_.violations()) add("stream: " + v);
+  for (const auto &p : counter_check()) add("counters: " + p);
   if (scoreboard_.mismatches()) {
-    problems.push_back(fmt::format("{} response mismatches", scoreboard_.mismatches()));
+    add(fmt::format("{} response mismatches", scoreboard_.mismatches()));
   }
-  if (tb_.assertion_failed()) problems.push_back("an RTL assertion failed");
+  if (tb_.assertion_failed()) add("an RTL assertion failed");
+  return problems;
+}
+
+std::vector<std::string> QpmEnv::counter_check() {
+  std::vector<std::string> problems;
+  const std::vector<uint32_t> c = read_counters();
+  auto value = [&](const char *name) -> uint64_t {
+    for (size_t i = 0; i < kCounterNames.size(); ++i) {
+      if (std::string(kCounterNames[i]) == name) return c[i];
+    }
+    throw std::logic_error(std::string("no counter ") + name);
+  };
+  auto expect = [&](const char *what, uint64_t got, uint64_t want) {
+    if (got != want) problems.push_back(fmt::format("{}: {} but expected {}", what, got, want));
+  };
+  const MemoryTraffic &t = traffic_;
+  expect("mem_errors (vs errors injected)", value("mem_errors"),
+         t.dir_read_errors + t.qpc_read_errors + t.write_errors);
+  expect("writebacks (vs QPC write bursts)", value("writebacks"), t.qpc_writes);
+  expect("walks (vs misses)", value("walks"), value("misses"));
+  expect("walks - dir_hits (vs directory reads)", value("walks") - value("dir_hits"), t.dir_reads);
+  expect("QPC reads (vs walks - directory read errors)", t.qpc_reads,
+         value("walks") - t.dir_read_errors);
+  const auto &counts = scoreboard_.status_counts();
+  const auto int_err = counts.count(Status::IntErr) ? counts.at(Status::IntErr) : 0;
+  if (int_err > value("mem_errors")) {
+    problems.push_back(fmt::format("{} INT_ERR answers but only {} memory errors counted", int_err,
+                                   value("mem_errors")));
+  }
   return problems;
 }
 

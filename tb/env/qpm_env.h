@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <random>
@@ -14,6 +15,7 @@
 #include "command_agent.h"
 #include "golden_model.h"
 #include "scoreboard.h"
+#include "stream_checker.h"
 #include "testbench.h"
 
 namespace qpm {
@@ -40,9 +42,16 @@ struct EnvOptions {
   std::string trace_path;           // FST file, empty for none
   double cmd_idle_prob = 0.0;       // chance of an idle cycle before a command
   double rsp_stall_prob = 0.0;      // chance rsp_ready is low in a cycle
+  double csr_stall_prob = 0.0;      // AXI4-Lite master: delays of each valid and ready
   uint64_t timeout_cycles = 200000;  // per command
   bool map_all_pages = true;        // MAP_PAGE every directory entry below QPN_LIMIT at start
   AxiMemoryOptions mem;
+};
+
+// Memory bursts by what they touched: the directory or a page of QPCs.
+struct MemoryTraffic {
+  uint64_t dir_reads = 0, qpc_reads = 0, dir_writes = 0, qpc_writes = 0;
+  uint64_t dir_read_errors = 0, qpc_read_errors = 0, write_errors = 0;
 };
 
 class QpmEnv {
@@ -66,9 +75,16 @@ class QpmEnv {
   // All event counters, in kCounterNames order, read over AXI4-Lite.
   std::vector<uint32_t> read_counters();
 
-  // SYNC_CACHE, then compare host memory with the model's QPC of every valid QPN, and
-  // report memory-model violations. Returns the problems found (empty when clean).
+  // SYNC_CACHE, then compare host memory with the model: every QPC slot of every mapped
+  // page (valid or not) and every directory entry. Adds memory-model and stream-protocol
+  // violations, mismatches, RTL assertions and the counter cross-checks. Returns the
+  // problems found (empty when clean).
   std::vector<std::string> final_check();
+  // The CSR counters against what the memory model saw, exactly (docs/verification.md):
+  // MEM_ERRORS = errors injected, WRITEBACKS = QPC write bursts, WALKS = MISSES,
+  // directory reads = WALKS - DIR_HITS, QPC reads = WALKS - directory read errors.
+  std::vector<std::string> counter_check();
+  const MemoryTraffic &traffic() const { return traffic_; }
 
   // Test backdoor: replace a QP's context in the RTL (cache line or memory) and in the
   // model alike, as the datapath would have left it (SQE, SQD while draining).
@@ -76,6 +92,8 @@ class QpmEnv {
 
   GoldenModel &model() { return model_; }
   Scoreboard &scoreboard() { return scoreboard_; }
+  const StreamChecker &streams() const { return streams_; }
+  AxiLiteMaster &csr_master() { return csr_; }
   Testbench &tb() { return tb_; }
   AxiMemory &memory() { return memory_; }
   std::mt19937_64 &rng() { return rng_; }
@@ -95,9 +113,17 @@ class QpmEnv {
   AxiLiteMaster csr_;
   Scoreboard scoreboard_;
   CommandDriver driver_;
+  CommandMonitor cmd_monitor_;
   ResponseMonitor monitor_;
-  // A page to forget in the memory model once the MAP/UNMAP that replaced it succeeds.
-  std::vector<std::optional<uint64_t>> unmap_on_ok_;
+  StreamChecker streams_;
+  MemoryTraffic traffic_;
+  // Per accepted command, oldest first: the page to forget in the memory model once
+  // the MAP/UNMAP that replaced it succeeds, and the page a MAP_PAGE made readable
+  // that must be forgotten again if the MAP_PAGE is refused.
+  struct PageChange {
+    std::optional<uint64_t> unmap_on_ok, unmap_on_fail;
+  };
+  std::deque<PageChange> page_changes_;
 };
 
 }  // namespace qpm

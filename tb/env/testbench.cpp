@@ -11,12 +11,21 @@
 
 namespace qpm {
 
+int verilator_seed(uint64_t seed) {
+  // splitmix64's finalizer spreads every input bit over the low 31.
+  uint64_t z = seed + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return static_cast<int>(z % 0x7fffffffull) + 1;  // 1 .. 2^31-1
+}
+
 Testbench::Testbench(const std::string &config, uint64_t seed, const std::string &trace_path)
     : ctx_(std::make_unique<VerilatedContext>()), config_(find_dut_config(config)) {
   if (!config_) throw std::invalid_argument("unknown configuration '" + config + "'");
   ctx_->debug(0);
   ctx_->randReset(2);  // every register and memory bit starts random
-  ctx_->randSeed(static_cast<int>(seed & 0x7fffffff));
+  ctx_->randSeed(verilator_seed(seed));
   ctx_->fatalOnError(false);  // a failing assertion sets gotError() instead of aborting
   if (!trace_path.empty()) ctx_->traceEverOn(true);
   dut_ = make_dut(config, ctx_.get());

@@ -14,6 +14,11 @@ class VerilatedContext;
 
 namespace qpm {
 
+// Verilator's seed for random initial values: 31 bits, never 0 (0 would make Verilator
+// pick a fresh random seed, and the run would not reproduce). Every 64-bit run seed
+// maps to a fixed non-zero value; seeds differing only above bit 31 still differ here.
+int verilator_seed(uint64_t seed);
+
 class TbExtension {
  public:
   virtual ~TbExtension() = default;

@@ -27,7 +27,10 @@ class VerilatedDut : public Dut {
   void set_rst_n(bool v) override { top_->rst_ni = v; }
   void set_cmd_valid(bool v) override { top_->cmd_valid_i = v; }
   void set_cmd(const BitVec &bits) override { copy_in(bits, top_->cmd_i); }
+  bool cmd_valid() const override { return top_->cmd_valid_i; }
+  BitVec cmd() const override { return copy_out(top_->cmd_i, kCmdBits); }
   bool cmd_ready() const override { return top_->cmd_ready_o; }
+  bool rsp_ready() const override { return top_->rsp_ready_i; }
   bool rsp_valid() const override { return top_->rsp_valid_o; }
   void set_rsp_ready(bool v) override { top_->rsp_ready_i = v; }
   BitVec rsp() const override { return copy_out(top_->rsp_o, kRspBits); }

@@ -215,7 +215,7 @@ const GoldenModel::DirEntry &GoldenModel::dir_entry(uint32_t index) const {
   return dir_.at(index);
 }
 
-std::vector<std::pair<uint64_t, Qpc>> GoldenModel::memory_qpcs() const {
+std::vector<std::pair<uint64_t, Qpc>> GoldenModel::memory_qpcs(bool valid_only) const {
   std::map<uint64_t, Qpc> found;  // ordered, and a page mapped twice counts once
   const uint32_t slots = 1u << cfg_.page_bits;
   for (const DirEntry &e : dir_) {
@@ -223,7 +223,7 @@ std::vector<std::pair<uint64_t, Qpc>> GoldenModel::memory_qpcs() const {
     for (uint32_t i = 0; i < slots; ++i) {
       const uint64_t a = slot_address(e.page_address, i);
       const Qpc &q = load(a);
-      if (q.valid) found.emplace(a, q);
+      if (q.valid || !valid_only) found.emplace(a, q);
     }
   }
   return {found.begin(), found.end()};

@@ -62,8 +62,10 @@ class GoldenModel {
   bool pinned(uint32_t qpn) const { return pinned_.count(qpn) != 0; }
 
   // (address, QPC) of every valid QPC on a currently mapped page, in ascending address
-  // order, each address once: what memory must hold after SYNC_CACHE.
-  std::vector<std::pair<uint64_t, Qpc>> memory_qpcs() const;
+  // order, each address once: what memory must hold after SYNC_CACHE. With valid_only
+  // false, every slot of every mapped page, the invalid ones (never created, or
+  // destroyed and keeping only their epoch) included.
+  std::vector<std::pair<uint64_t, Qpc>> memory_qpcs(bool valid_only = true) const;
 
   const Config &config() const { return cfg_; }
 

@@ -1,0 +1,40 @@
+#include "stream_checker.h"
+
+#include <fmt/format.h>
+
+namespace qpm {
+
+namespace {
+constexpr size_t kKeep = 20;  // violations kept per stream; the rest are only counted
+}
+
+void HandshakeChecker::sample(uint64_t cycle, bool valid, bool ready, const BitVec &payload) {
+  if (waiting_ && violations_.size() < kKeep) {
+    if (!valid) {
+      violations_.push_back(fmt::format("cycle {}: {} valid dropped before ready", cycle, name_));
+    } else if (payload != held_) {
+      violations_.push_back(
+          fmt::format("cycle {}: {} payload changed while waiting for ready", cycle, name_));
+    }
+  }
+  if (valid && ready) ++handshakes_;
+  if (valid && !ready) ++stalls_;
+  waiting_ = valid && !ready;
+  if (waiting_) held_ = payload;
+}
+
+void StreamChecker::before_edge(Dut &dut) {
+  // The payload matters only while valid; reading it only then keeps idle cycles cheap.
+  const bool cmd_valid = dut.cmd_valid(), rsp_valid = dut.rsp_valid();
+  cmd_.sample(cycle_, cmd_valid, dut.cmd_ready(), cmd_valid ? dut.cmd() : BitVec());
+  rsp_.sample(cycle_, rsp_valid, dut.rsp_ready(), rsp_valid ? dut.rsp() : BitVec());
+  ++cycle_;
+}
+
+std::vector<std::string> StreamChecker::violations() const {
+  std::vector<std::string> all = cmd_.violations();
+  all.insert(all.end(), rsp_.violations().begin(), rsp_.violations().end());
+  return all;
+}
+
+}  // namespace qpm
