@@ -351,7 +351,52 @@ TEST_CASE("cache: a read error fails every waiter and leaves other lines alone",
   const Rsp r = b.call(kRead, good);  // a hit: no memory involved
   CHECK(r.status == kOk);
   CHECK(r.data == v);
-  CHECK(b.counts_[kMemErrors] >= 1);
+  CHECK(b.counts_[kMemErrors] == b.mem_.injected_read_errors());
+  CHECK(b.counts_[kMemErrors] == 1);  // one walk, one failed burst, two waiters
+}
+
+TEST_CASE("cache: a write error is answered, never silently dropped", "[cache]") {
+  CacheBench b(14);
+  const uint32_t q = in_set(1, 2);
+  BitVec v = b.random_qpc();
+  REQUIRE(b.call(kWrite, q, &v).status == kOk);  // dirty in the cache
+  AxiMemoryOptions broken;
+  broken.latency_min = broken.latency_max = 20;
+  broken.write_error_rate = 1.0;  // every write burst answers SLVERR
+  b.mem_.set_options(broken);
+  // SYNC's write-back fails: SYNC must say so (docs/qp-cache.md §10).
+  CHECK(b.call(kSync, 0).status == kMemErr);
+  CHECK(b.mem_.injected_write_errors() == 1);
+  CHECK(b.counts_[kMemErrors] == 1);
+  CHECK(b.counts_[kWritebacks] == 1);
+  CHECK(b.memory_qpc(q) != v);  // the failed write changed nothing in memory
+}
+
+TEST_CASE("cache: counters are exact on a known sequence", "[cache]") {
+  CacheBench b(15);
+  const uint32_t q[6] = {in_set(0, 0), in_set(0, 1), in_set(0, 2), in_set(0, 3), in_set(0, 4),
+                         in_set(0, 5)};
+  // All on page 0: the first walk reads the directory, the rest hit the directory cache.
+  for (int i = 0; i < 4; ++i) REQUIRE(b.call(kRead, q[i]).status == kOk);  // 4 fills, empty ways
+  CHECK(b.counts_[kMisses] == 4);
+  CHECK(b.counts_[kEvictions] == 0);  // filling an empty way evicts nothing
+  BitVec v = b.random_qpc();
+  REQUIRE(b.call(kWrite, q[1], &v).status == kOk);  // a hit, now dirty
+  REQUIRE(b.call(kRead, q[1]).status == kOk);       // a hit
+  CHECK(b.counts_[kHits] == 2);
+  REQUIRE(b.call(kRead, q[4]).status == kOk);  // full set: one eviction
+  REQUIRE(b.call(kRead, q[5]).status == kOk);  // and another
+  CHECK(b.counts_[kMisses] == 6);
+  CHECK(b.counts_[kWalks] == 6);
+  CHECK(b.counts_[kDirHits] == 5);
+  CHECK(b.counts_[kEvictions] == 2);
+  CHECK(b.counts_[kRefused] == 0);
+  CHECK(b.counts_[kMemErrors] == 0);
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  // q[1] written back once, by the eviction or by SYNC; nothing else was dirty.
+  CHECK(b.counts_[kWritebacks] == 1);
+  CHECK(b.memory_qpc(q[1]) == v);
+  CHECK(b.counts_[kHits] == 2);
 }
 
 TEST_CASE("walker: two-level walk, directory cache, coherence with MAP/UNMAP", "[cache]") {
@@ -395,7 +440,10 @@ TEST_CASE("eviction race: a lookup of a QPN being written back is never served s
   for (int i = 1; i < 4; ++i) REQUIRE(b.call(kRead, q[i]).data == b.expect_.at(q[i]));
   // A miss in the full set evicts the dirty line; right behind it, read every old QPN.
   b.send(kRead, q[4], 1);
-  for (int i = 0; i < 5; ++i) b.tick();  // the victim is chosen and being written back
+  // The race is real: the re-reads go in while the victim's write-back is in memory's
+  // hands, unanswered.
+  for (int i = 0; i < 100 && !b.mem_.write_pending(qpc_addr(q[0])); ++i) b.tick();
+  REQUIRE(b.mem_.write_pending(qpc_addr(q[0])));
   for (int i = 0; i < 4; ++i) b.send(kRead, q[i], static_cast<uint32_t>(2 + i));
   b.run_until_quiet(5);
   REQUIRE(b.rsps_.size() == 5);
@@ -405,7 +453,7 @@ TEST_CASE("eviction race: a lookup of a QPN being written back is never served s
     CHECK(r.status == kOk);
     CHECK(r.data == b.expect_.at(qpn));
   }
-  CHECK(b.counts_[kWritebacks] >= 1);
+  CHECK(b.counts_[kWritebacks] == 1);  // only q[0] was ever dirty
   CHECK_FALSE(b.ctx_->gotError());
 }
 
@@ -461,5 +509,157 @@ TEST_CASE("a SYNC waiting behind a miss does not starve the set's last way", "[c
   for (uint32_t t = 0; t < 12; ++t) b.send(kRead, in_set(0, 7), t % 8);
   b.run_until_quiet(13);
   CHECK(b.rsps_.size() == 13);
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+// Everything at once, from Catch's --rng-seed (make regress varies it): reads, writes,
+// PIN/UNPIN, MAP/UNMAP, SYNC and read errors, mixed with misses over two sets. The
+// expectation of each response is judged when it arrives: responses to one QPN come in
+// request order, maintenance (SYNC, directory writes) waits for everything sent before
+// it and holds back everything sent after it, so the state the test keeps at that
+// moment is exactly what the cache must have seen.
+TEST_CASE("cache: random mix of every request kind, with misses and read errors",
+          "[cache][random]") {
+  const uint64_t seed = Catch::rngSeed();
+  INFO("replay: qpm_tests \"cache: random mix of every request kind, with misses and read "
+       "errors\" --rng-seed " << seed);
+  std::mt19937_64 rng(seed);
+  AxiMemoryOptions mo;
+  mo.latency_min = 5;
+  mo.latency_max = 150;
+  mo.reorder = true;
+  mo.interleave = true;
+  mo.backpressure = (seed % 2) ? 0.2 : 0.0;
+  mo.read_error_rate = 0.03;
+  CacheBench b(seed, mo);
+  // 20 QPNs on pages 1..4: every set sees misses and evictions.
+  std::vector<uint32_t> pool;
+  for (uint32_t k = 0; k < 20; ++k) pool.push_back(64 * (1 + k % 4) + 2 + k);
+  std::map<uint32_t, BitVec> current = b.expect_;   // contents per QPN, at response time
+  std::map<uint32_t, bool> mapped;                  // page -> directory entry valid
+  for (uint32_t p = 0; p < kLimit / 64; ++p) mapped[p] = true;
+  std::map<uint32_t, uint32_t> pinned_in_set;       // set -> pinned QPNs
+  std::map<uint32_t, bool> pinned;
+  auto page_busy = [&](uint32_t page) {
+    for (uint32_t q : pool) {
+      if (q / 64 == page && current.at(q).get(0, 1)) return true;
+    }
+    return false;
+  };
+  struct Out {
+    uint32_t op, index;
+    BitVec wdata{512};
+    uint64_t dir_entry = 0;
+  };
+  std::map<uint32_t, Out> outstanding;  // by tag
+  std::map<uint32_t, bool> pin_in_flight;  // set -> a PIN/UNPIN is outstanding
+  std::vector<uint32_t> free_tags;
+  for (uint32_t t = 0; t < 16; ++t) free_tags.push_back(t);
+  std::map<uint32_t, uint64_t> seen;  // status -> count
+  uint64_t kinds[6] = {};
+  int sent = 0, checked = 0;
+  constexpr int kOps = 2500;
+  while (checked < kOps) {
+    if (sent < kOps && !free_tags.empty() && b.queue_.empty() && rng() % 3 != 0) {
+      Out o;
+      const uint32_t pick = static_cast<uint32_t>(rng() % 100);
+      o.index = pool[rng() % pool.size()];
+      o.op = pick < 45 ? kRead : pick < 75 ? kWrite : pick < 88 ? kPin : pick < 96 ? kUnpin
+                                                                             : pick < 98 ? kDirWrite
+                                                                                         : kSync;
+      if ((o.op == kPin || o.op == kUnpin) && pin_in_flight[o.index % kSets]) o.op = kRead;
+      if (o.op == kWrite) {
+        o.wdata = b.random_qpc();
+        if (rng() % 4 != 0) o.wdata.set(0, 1, 0);  // mostly invalid, so pages can be unmapped
+      }
+      if (o.op == kDirWrite) {
+        o.index = 1 + static_cast<uint32_t>(rng() % 4);
+        o.dir_entry = mapped[o.index] && rng() % 2 ? 0 : (kPages + uint64_t{o.index} * 4096) | 1;
+      }
+      if (o.op == kPin || o.op == kUnpin) pin_in_flight[o.index % kSets] = true;
+      const uint32_t tag = free_tags.back();
+      free_tags.pop_back();
+      b.send(o.op, o.index, tag, o.op == kWrite ? &o.wdata : nullptr, o.dir_entry);
+      outstanding[tag] = o;
+      ++kinds[o.op];
+      ++sent;
+    }
+    b.tick();
+    REQUIRE(b.cycles_ < 3000000);
+    for (const Rsp &r : b.rsps_) {
+      REQUIRE(outstanding.count(r.tag) == 1);
+      const Out o = outstanding[r.tag];
+      outstanding.erase(r.tag);
+      free_tags.push_back(r.tag);
+      ++checked;
+      ++seen[r.status];
+      INFO("op " << o.op << " index " << o.index << " tag " << r.tag);
+      if (o.op == kSync) {
+        REQUIRE(r.status == kOk);
+        continue;
+      }
+      if (o.op == kDirWrite) {
+        const bool unmapping = (o.dir_entry & 1) == 0;
+        const bool busy = mapped[o.index] && page_busy(o.index);
+        REQUIRE(r.status == (busy ? kBusy : kOk));
+        if (busy) continue;
+        mapped[o.index] = !unmapping;
+        // The page's lines are written back and dropped, their pins with them.
+        for (uint32_t q : pool) {
+          if (q / 64 == o.index && pinned[q]) {
+            pinned[q] = false;
+            --pinned_in_set[q % kSets];
+          }
+        }
+        continue;
+      }
+      const uint32_t set = o.index % kSets;
+      if (o.op == kPin || o.op == kUnpin) pin_in_flight[set] = false;
+      if (!mapped[o.index / 64]) {
+        REQUIRE(r.status == kUnmapped);
+        continue;
+      }
+      if (r.status == kMemErr) continue;  // a failed fill changes nothing
+      if (o.op == kPin && !pinned[o.index] && pinned_in_set[set] == kWays - 1) {
+        REQUIRE(r.status == kBusy);
+        continue;
+      }
+      REQUIRE(r.status == kOk);
+      if (o.op == kWrite) current[o.index] = o.wdata;
+      if (o.op == kWrite && !o.wdata.get(0, 1) && pinned[o.index]) {
+        pinned[o.index] = false;  // an invalid context (DESTROY_QP) is not kept pinned
+        --pinned_in_set[set];
+      }
+      if (o.op == kRead) REQUIRE(r.data == current.at(o.index));
+      if (o.op == kPin && !pinned[o.index]) {
+        pinned[o.index] = true;
+        ++pinned_in_set[set];
+      }
+      if (o.op == kUnpin && pinned[o.index]) {
+        pinned[o.index] = false;
+        --pinned_in_set[set];
+      }
+    }
+    b.rsps_.clear();
+  }
+  AxiMemoryOptions calm = mo;
+  calm.read_error_rate = 0.0;
+  b.mem_.set_options(calm);
+  // Map every page back so SYNC can write every line, then compare memory.
+  for (uint32_t p = 1; p <= 4; ++p) {
+    if (!mapped[p]) REQUIRE(b.call(kDirWrite, p, nullptr, (kPages + uint64_t{p} * 4096) | 1).status == kOk);
+  }
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  for (uint32_t q : pool) {
+    INFO("qpn " << q);
+    CHECK(b.memory_qpc(q) == current.at(q));
+  }
+  // Every kind of request and answer happened, and the memory model really interleaved.
+  for (uint32_t op : {kRead, kWrite, kPin, kUnpin, kDirWrite, kSync}) CHECK(kinds[op] > 0);
+  for (uint32_t st : {kOk, kMemErr, kUnmapped, kBusy}) CHECK(seen[st] > 0);
+  CHECK(b.counts_[kMemErrors] == b.mem_.injected_read_errors());
+  CHECK(b.counts_[kEvictions] > 0);
+  CHECK(b.counts_[kMerged] + b.counts_[kMissWaits] > 0);
+  CHECK(b.mem_.violations().empty());
   CHECK_FALSE(b.ctx_->gotError());
 }

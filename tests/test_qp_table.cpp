@@ -130,6 +130,36 @@ TEST_CASE("injected read errors answer INT_ERR and leave other QPs untouched", "
   require_clean(env);  // every other QP's context is exactly what the model says
 }
 
+TEST_CASE("counters through the command port are exact on a known sequence", "[qp_table]") {
+  QpmEnv env(tiny(6));  // 2 sets x 2 ways; one command at a time, so no prefetch
+  const auto base = env.read_counters();
+  auto delta = [&](const char *name) {
+    for (size_t i = 0; i < kCounterNames.size(); ++i) {
+      if (std::string(kCounterNames[i]) == name) return env.read_counters()[i] - base[i];
+    }
+    FAIL("no counter " << name);
+    return 0u;
+  };
+  // QPNs 2, 4, 6 share set 0 of page 0.
+  REQUIRE(env.execute(create_cmd(2, 2)).status == Status::Ok);  // fill into an empty way
+  REQUIRE(env.execute(create_cmd(4, 2)).status == Status::Ok);  // the other empty way
+  CHECK(delta("misses") == 2);
+  CHECK(delta("evictions") == 0);
+  CHECK(delta("writebacks") == 0);
+  REQUIRE(env.execute(qpn_cmd(Opcode::QueryQp, 2)).status == Status::Ok);  // a hit
+  REQUIRE(env.execute(create_cmd(6, 2)).status == Status::Ok);  // evicts 4, dirty
+  CHECK(delta("misses") == 3);
+  CHECK(delta("walks") == 3);
+  CHECK(delta("dir_hits") == 2);
+  CHECK(delta("evictions") == 1);
+  CHECK(delta("writebacks") == 1);
+  CHECK(delta("refused") == 0);
+  CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 4096)).status == Status::BadRes);
+  CHECK(delta("refused") == 1);
+  CHECK(delta("mem_errors") == 0);
+  require_clean(env);
+}
+
 TEST_CASE("system seeds on tiny: evictions on almost every command, zero mismatches",
           "[qp_table]") {
   const uint64_t seed = GENERATE(201, 202, 203);
