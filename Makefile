@@ -5,6 +5,9 @@
 #   make lint     Verilator -Wall lint of every RTL file, zero warnings
 #   make synth    Yosys 0.23 synthesis check and cell summary
 #   make deps     install the Debian packages that are missing
+#   make regress  the nightly regression: SEEDS seeds x configs x memory profiles, with
+#                 line/toggle and functional coverage (docs/verification.md)
+#   make mutate   the mutation check: every RTL mutant in tests/mutants must be killed
 #
 # Variables: CONFIG (default), SEED (random), CMDS, QPS, SIM_ARGS (extra qpm_sim flags),
 # JOBS (parallel build and test jobs, default 2).
@@ -21,7 +24,7 @@ RTL_FILES := $(shell cat rtl/files.f)
 SEED_ARG  := $(if $(SEED),--seed $(SEED),)
 TOOLS     := verilator yosys cmake g++ lcov
 
-.PHONY: all deps build sim test lint synth clean
+.PHONY: all deps build sim test lint synth clean mutate
 
 all: build
 
@@ -36,10 +39,12 @@ $(BUILD)/.deps-ok:
 	@mkdir -p $(BUILD) && touch $@
 
 $(BUILD)/CMakeCache.txt: $(BUILD)/.deps-ok CMakeLists.txt
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release > $(BUILD)/cmake.log \
+	  || { cat $(BUILD)/cmake.log; exit 1; }
 
+# Quiet: one line per target; the full log is in $(BUILD)/build.log.
 build: $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) -j $(JOBS)
+	@scripts/quiet_build.sh $(BUILD) $(JOBS)
 
 sim: build
 	$(BUILD)/qpm_sim --config $(CONFIG) --cmds $(CMDS) --qps $(QPS) $(SEED_ARG) $(SIM_ARGS)
@@ -56,3 +61,39 @@ synth: $(BUILD)/.deps-ok
 
 clean:
 	rm -rf $(BUILD)
+
+# Nightly regression (scripts/regress.py, docs/verification.md): a coverage build in
+# build/cov, then SEEDS seeds x {default, tiny} x 4 memory profiles of qpm_sim plus the
+# cache random test, JOBS at a time. SEED=S replays one seed; SHARD=k/N runs one shard
+# (give every shard the same BASE_SEED); REGRESS_ARGS takes any other regress.py flag,
+# e.g. REGRESS_ARGS='--test sim --config tiny --profile slow'.
+SEEDS        ?= 10
+SHARD        ?=
+BASE_SEED    ?=
+REGRESS_OUT  ?= $(BUILD)/regress
+REGRESS_ARGS ?=
+COV_BUILD    := $(BUILD)/cov
+
+.PHONY: regress regress-build regress-smoke
+
+$(COV_BUILD)/CMakeCache.txt: $(BUILD)/.deps-ok CMakeLists.txt
+	@mkdir -p $(COV_BUILD)
+	cmake -S . -B $(COV_BUILD) -DCMAKE_BUILD_TYPE=Release -DQPM_COVERAGE=ON > $(COV_BUILD)/cmake.log
+
+regress-build: $(COV_BUILD)/CMakeCache.txt
+	@scripts/quiet_build.sh $(COV_BUILD) $(JOBS) --target qpm_sim qpm_tests
+
+regress: regress-build
+	python3 scripts/regress.py --seeds $(SEEDS) --jobs $(JOBS) --build $(COV_BUILD) \
+	  --out $(REGRESS_OUT) $(SEED_ARG) $(if $(SHARD),--shard $(SHARD)) \
+	  $(if $(BASE_SEED),--base-seed $(BASE_SEED)) $(REGRESS_ARGS)
+
+# CI: one seed of every run-list entry (9 runs).
+regress-smoke: SEEDS := 1
+regress-smoke: regress
+
+# Mutation check (nightly): each patch in tests/mutants applied to a scratch copy,
+# rebuilt and run against the suite; MUTANT=pattern picks some.
+MUTANT ?=
+mutate: $(BUILD)/.deps-ok
+	scripts/mutate.sh $(MUTANT)

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "func_coverage.h"
 #include "golden_model.h"
 
 namespace qpm {
@@ -40,6 +41,8 @@ class Scoreboard {
         error_could_hit_(std::move(error_could_hit)) {}
 
   void on_accept(const Command &cmd);
+  // Functional coverage to feed with every answered command (nullptr: none).
+  void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
   void on_response(const Response &actual);
 
   uint64_t accepted() const { return accepted_; }
@@ -64,6 +67,7 @@ class Scoreboard {
   };
 
   GoldenModel &model_;
+  FuncCoverage *coverage_ = nullptr;
   std::function<uint64_t()> read_errors_;
   std::function<bool(const Command &, uint64_t)> error_could_hit_;
   std::deque<Pending> expected_;

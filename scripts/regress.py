@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""qpm nightly regression: many seeds of qpm_sim and of the cache random test, in parallel.
+
+The run list is seeds x configs (default, tiny) x memory profiles (fast, slow,
+backpressure, errors) of qpm_sim, then seeds x the cache random test of qpm_tests. Each
+run works in OUT/runs/<name>/ (log.txt, fcov.json, Verilator coverage-*.dat). The runner
+writes OUT/junit.xml, OUT/summary.txt, OUT/coverage/ (merged line+toggle coverage, HTML),
+OUT/fcov.txt and OUT/fcov.json, prints a replay command for every failure, and re-runs
+up to --waves failing qpm_sim runs with an FST waveform into OUT/waves/.
+
+  scripts/regress.py --seeds 10 --jobs 2                  # usually through `make regress`
+  scripts/regress.py --seed 261130004 --test sim --config tiny --profile slow   # replay
+  scripts/regress.py --seeds 40 --shard 2/4 --base-seed 261130000 --out build/rs2
+  scripts/regress.py --list --seeds 5                     # the run list; runs nothing
+
+Exit status: 0 when every run passed, 1 when any failed, 2 on bad usage.
+"""
+import argparse
+import concurrent.futures
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import List
+
+import regress_lib as lib
+
+RUN_TIMEOUT_S = 600
+MAX_SEED = 2**32 - 1  # Catch2 2.13 --rng-seed reads an unsigned int and refuses more
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def shard_spec(text: str):
+    """'k/N' with 1 <= k <= N."""
+    try:
+        k, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected k/N, got '{text}'") from None
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(f"needs 1 <= k <= N, got '{text}'")
+    return k, n
+
+
+def default_base_seed() -> int:
+    """Today's date (YYMMDD) x 1000: a nightly is reproducible, and the seeds still fit
+    Catch2's 32-bit --rng-seed (YYYYMMDD x 1000 would not)."""
+    return int(time.strftime("%y%m%d")) * 1000
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        description="qpm nightly regression (qpm_sim and the cache random test).",
+        epilog="Exit status: 0 all passed, 1 a run failed, 2 bad usage.")
+    p.add_argument("--seeds", type=positive_int, default=10, help="seeds per entry (10)")
+    p.add_argument("--jobs", type=positive_int, default=2, help="runs at a time (2)")
+    p.add_argument("--seed", type=int, help="replay: only runs with this seed")
+    p.add_argument("--test", action="append", choices=lib.TESTS, help="only this test")
+    p.add_argument("--config", action="append", choices=lib.CONFIGS, help="only this config")
+    p.add_argument("--profile", action="append", choices=list(lib.PROFILES),
+                   help="only this memory profile")
+    p.add_argument("--shard", type=shard_spec, metavar="k/N",
+                   help="only runs whose index i in the run list has i %% N == k-1")
+    p.add_argument("--base-seed", type=int, help="first seed (default: today, YYMMDD000)")
+    p.add_argument("--build", type=Path, default=lib.REPO_ROOT / "build" / "cov",
+                   help="directory with qpm_sim and qpm_tests (build/cov)")
+    p.add_argument("--out", type=Path, default=lib.REPO_ROOT / "build" / "regress",
+                   help="output directory (build/regress)")
+    p.add_argument("--list", action="store_true", help="print name<TAB>command per run, exit")
+    p.add_argument("--waves", type=int, default=3, help="failing runs re-run with FST (3)")
+    p.add_argument("--cmds", type=positive_int, default=lib.DEFAULT_CMDS,
+                   help=f"commands per qpm_sim run ({lib.DEFAULT_CMDS})")
+    p.add_argument("--timeout", type=positive_int, default=RUN_TIMEOUT_S,
+                   help=f"seconds before a run is killed ({RUN_TIMEOUT_S})")
+    p.add_argument("--no-coverage", action="store_true", help="skip the coverage merges")
+    args = p.parse_args(argv)
+    if args.base_seed is None:
+        args.base_seed = default_base_seed()
+    if args.waves < 0:
+        p.error("--waves must be 0 or more")
+    seeds = [args.seed] if args.seed is not None else \
+        list(range(args.base_seed, args.base_seed + args.seeds))
+    if not all(0 <= s <= MAX_SEED for s in seeds):
+        p.error(f"seeds must lie in 0..{MAX_SEED} (Catch2 --rng-seed is 32-bit)")
+    args.seed_list = seeds
+    return args
+
+
+def select_runs(args) -> List[lib.Run]:
+    """Filters first, then the shard: shards of one filtered list still partition it."""
+    runs = lib.build_run_list(args.seed_list, Path(os.path.abspath(args.build)), args.cmds)
+    runs = [r for r in runs
+            if (not args.test or r.test in args.test)
+            and (not args.config or r.config in args.config)
+            and (not args.profile or r.profile in args.profile)]
+    if args.shard:
+        k, n = args.shard
+        runs = [r for i, r in enumerate(runs) if i % n == k - 1]
+    return runs
+
+
+# ---------------------------------------------------------------------------------------
+# Running processes
+# ---------------------------------------------------------------------------------------
+_live = set()  # running Popen objects, so Ctrl-C can end their process groups
+_live_lock = threading.Lock()
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def run_process(argv: List[str], cwd: Path, log_path: Path, timeout: int):
+    """Runs argv in cwd, output to log_path. Returns (returncode, timed_out). Each run
+    gets its own session so a timeout kills whatever it started, too."""
+    with open(log_path, "wb") as log:
+        try:
+            proc = subprocess.Popen(argv, cwd=cwd, stdout=log, stderr=subprocess.STDOUT,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            log.write(f"regress: cannot start {argv[0]}: {e}\n".encode())
+            return 127, False
+        with _live_lock:
+            _live.add(proc)
+        try:
+            return proc.wait(timeout=timeout), False
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            proc.wait()
+            log.write(f"\nregress: timeout: killed after {timeout} s\n".encode())
+            return proc.returncode, True
+        finally:
+            with _live_lock:
+                _live.discard(proc)
+
+
+def execute(run: lib.Run, args) -> lib.Result:
+    run_dir = args.out / "runs" / run.name
+    run_dir.mkdir(parents=True, exist_ok=True)
+    log_path = run_dir / "log.txt"
+    start = time.monotonic()
+    rc, timed_out = run_process([str(run.program)] + run.args + run.report_args, run_dir,
+                                log_path, args.timeout)
+    seconds = time.monotonic() - start
+    result = lib.Result(run.name, run.test, run.config, run.profile, run.seed, seconds,
+                        replay=run.replay(), make_replay=run.make_replay(args.cmds))
+    if rc != 0 or timed_out:
+        text = log_path.read_text(errors="replace")
+        result.signature = lib.failure_signature(text, rc, timed_out)
+        result.log_tail = lib.log_tail(text)
+    return result
+
+
+def progress_line(done: int, total: int, r: lib.Result) -> str:
+    verdict = "PASS" if r.passed else "FAIL"
+    line = f"[{done}/{total}] {verdict} {r.name:<36} {r.seconds:6.1f} s"
+    if not r.passed:
+        line += f"  {r.signature}\n    replay: {r.replay}"
+    return line
+
+
+def execute_all(runs: List[lib.Run], args) -> List[lib.Result]:
+    """Runs J at a time, printing a line as each finishes; results in run-list order."""
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(execute, run, args): run.name for run in runs}
+        try:
+            for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+                r = future.result()
+                results[r.name] = r
+                print(progress_line(done, len(runs), r), flush=True)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+            with _live_lock:
+                for proc in list(_live):
+                    kill_group(proc)
+            raise
+    return [results[run.name] for run in runs]
+
+
+def record_waves(runs: List[lib.Run], results: List[lib.Result], args) -> None:
+    """Re-runs the first --waves failing qpm_sim runs with --trace, outside OUT/runs so
+    their coverage is not counted twice."""
+    by_name = {run.name: run for run in runs}
+    failing = [r for r in results if not r.passed and r.test == "sim"]
+    # A hung run would trace until the timeout: waveforms of the others come first.
+    chosen = sorted(failing, key=lambda r: r.signature == "timeout")[:args.waves]
+    if not chosen:
+        return
+    print(f"re-running {len(chosen)} failing run(s) with waveforms", flush=True)
+
+    def one(r: lib.Result) -> None:
+        run = by_name[r.name]
+        work_dir = args.out / "waves" / r.name
+        work_dir.mkdir(parents=True, exist_ok=True)
+        fst = Path(os.path.abspath(args.out / "waves" / f"{r.name}.fst"))
+        rc, _ = run_process([str(run.program)] + run.args + ["--trace", str(fst)], work_dir,
+                            work_dir / "log.txt", args.timeout)
+        # A failure that does not come back with the same command is worth knowing about.
+        note = "  (the re-run PASSED: not reproducible?)" if rc == 0 else ""
+        if fst.exists():
+            r.waves = lib.display_path(fst) + note
+            print(f"  waves: {r.name}: {r.waves}", flush=True)
+        else:
+            print(f"  waves: {r.name}: no FST written (see {work_dir / 'log.txt'})")
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        list(pool.map(one, chosen))
+
+
+# ---------------------------------------------------------------------------------------
+# Reports
+# ---------------------------------------------------------------------------------------
+def clean_outputs(out: Path) -> None:
+    """Removes only what an earlier regression left in OUT, so stale coverage or logs are
+    never merged into this one. OUT itself may be a shared directory: leave the rest."""
+    for sub in ("runs", "waves", "coverage"):
+        shutil.rmtree(out / sub, ignore_errors=True)
+    for name in ("junit.xml", "summary.txt", "fcov.txt", "fcov.json"):
+        (out / name).unlink(missing_ok=True)
+
+
+def header_lines(args, runs: List[lib.Run]) -> List[str]:
+    if args.seed is not None:
+        seeds = f"replay of seed {args.seed}"
+    else:
+        last = args.base_seed + args.seeds - 1
+        seeds = f"base seed {args.base_seed} (seeds {args.base_seed}..{last})"
+    shard = f", shard {args.shard[0]}/{args.shard[1]}" if args.shard else ""
+    return [f"{seeds}{shard}, {len(runs)} runs, {args.cmds} commands per qpm_sim run",
+            f"build {lib.display_path(args.build)}, output {lib.display_path(args.out)}"]
+
+
+def suite_properties(args) -> dict:
+    props = {"base_seed": args.base_seed, "seeds": args.seeds, "cmds": args.cmds}
+    if args.seed is not None:
+        props["seed"] = args.seed
+    if args.shard:
+        props["shard"] = f"{args.shard[0]}/{args.shard[1]}"
+    return props
+
+
+def report_coverage(runs: List[lib.Run], out: Path) -> List[str]:
+    run_dirs = [out / "runs" / run.name for run in runs]
+    dat_files = sorted(f for d in run_dirs for f in d.glob("coverage-*.dat"))
+    fcov_files = [d / "fcov.json" for d in run_dirs if (d / "fcov.json").exists()]
+    return [lib.merge_line_coverage(dat_files, out / "coverage"),
+            lib.report_functional_coverage(fcov_files, out)]
+
+
+def check_binaries(runs: List[lib.Run]) -> bool:
+    missing = sorted({str(r.program) for r in runs if not os.access(r.program, os.X_OK)})
+    for path in missing:
+        print(f"regress: {lib.display_path(Path(path))} is missing: build it first "
+              f"(make regress builds build/cov)", file=sys.stderr)
+    return not missing
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    runs = select_runs(args)
+    if args.list:
+        for run in runs:
+            print(f"{run.name}\t{run.command_line()}")
+        return 0
+    if not runs:
+        print("regress: no run matches the filters", file=sys.stderr)
+        return 2
+    if not check_binaries(runs):
+        return 2
+    args.out = Path(os.path.abspath(args.out))
+    args.out.mkdir(parents=True, exist_ok=True)
+    clean_outputs(args.out)
+    header = header_lines(args, runs)
+    print("regress: " + "\n         ".join(header), flush=True)
+    try:
+        results = execute_all(runs, args)
+    except KeyboardInterrupt:
+        print("regress: interrupted", file=sys.stderr)
+        return 130
+    record_waves(runs, results, args)
+    lib.write_junit(args.out / "junit.xml", results, suite_properties(args))
+    if not args.no_coverage:
+        print("merging coverage", flush=True)
+    coverage = [] if args.no_coverage else report_coverage(runs, args.out)
+    reports = [f"junit: {lib.display_path(args.out / 'junit.xml')}, logs: "
+               f"{lib.display_path(args.out / 'runs')}/<name>/log.txt"]
+    summary = lib.format_summary(results, header, reports + coverage)
+    (args.out / "summary.txt").write_text(summary)
+    print("\n" + summary, end="")
+    return 0 if all(r.passed for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,416 @@
+"""Shared pieces of the nightly regression: the run matrix, failure signatures, JUnit,
+the summary, and the merges of Verilator line coverage and functional coverage.
+
+Used by scripts/regress.py (one regression or one shard) and scripts/regress_merge.py
+(several shards into one report). Python 3 standard library only.
+"""
+import collections
+import dataclasses
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CMDS = 2000
+CONFIGS = ("default", "tiny")
+# Memory profiles: named sets of qpm_sim flags. The order is part of the run list's order,
+# and so of which shard a run lands in: append new profiles, never insert.
+PROFILES = {
+    "fast": ["--mem-latency", "1:8"],
+    "slow": ["--mem-latency", "100:400", "--mem-reorder"],
+    "backpressure": ["--mem-latency", "10:60", "--mem-backpressure", "0.3",
+                     "--mem-aw-waits-for-w", "--mem-interleave"],
+    "errors": ["--mem-latency", "20:60", "--mem-reorder", "--mem-read-error-rate", "0.02"],
+}
+TESTS = ("sim", "cache")
+LOG_TAIL_LINES = 60
+
+
+def display_path(path: Path) -> str:
+    """A path as a user types it from the repo root: relative inside the repo."""
+    path = Path(os.path.abspath(path))
+    try:
+        return str(path.relative_to(REPO_ROOT))
+    except ValueError:
+        return str(path)
+
+
+@dataclasses.dataclass
+class Run:
+    """One entry of the run matrix: a program, its arguments, and where it came from."""
+    name: str
+    test: str
+    config: Optional[str]
+    profile: Optional[str]
+    seed: int
+    program: Path          # absolute, for execution from the run's own directory
+    args: List[str]
+    report_args: List[str]  # extra arguments only the regression wants (--fcov)
+
+    def command_line(self) -> str:
+        """What --list prints: exactly what runs, in the form typed at the repo root."""
+        return shlex.join([display_path(self.program)] + self.args + self.report_args)
+
+    def replay(self) -> str:
+        """The one-line command that reproduces this run from the repo root."""
+        return shlex.join([display_path(self.program)] + self.args)
+
+    def make_replay(self, cmds: int) -> str:
+        """The same run through make (rebuilds build/cov first if needed)."""
+        filters = ["--test", self.test]
+        if self.config:
+            filters += ["--config", self.config, "--profile", self.profile]
+        if cmds != DEFAULT_CMDS and self.test == "sim":
+            filters += ["--cmds", str(cmds)]
+        return f"make regress SEED={self.seed} REGRESS_ARGS={shlex.quote(' '.join(filters))}"
+
+
+def build_run_list(seeds: Iterable[int], build_dir: Path, cmds: int) -> List[Run]:
+    """The full run matrix in its fixed order: seeds x configs x profiles of qpm_sim,
+    then seeds x the cache random test. The order decides sharding, so keep it stable."""
+    seeds = list(seeds)
+    sim, tests = build_dir / "qpm_sim", build_dir / "qpm_tests"
+    runs = []
+    for seed in seeds:
+        for config in CONFIGS:
+            for profile, flags in PROFILES.items():
+                args = ["--config", config, "--seed", str(seed), "--cmds", str(cmds)] + flags
+                runs.append(Run(f"sim.{config}.{profile}.s{seed}", "sim", config, profile,
+                                seed, sim, args, ["--fcov", "fcov.json"]))
+    for seed in seeds:
+        # --warn NoTests: without it Catch2 passes when no test carries the [random] tag.
+        args = ["[random]", "--rng-seed", str(seed), "--warn", "NoTests"]
+        runs.append(Run(f"cache.s{seed}", "cache", None, None, seed, tests, args, []))
+    return runs
+
+
+# ---------------------------------------------------------------------------------------
+# Failure signatures: one short key per failure, so the summary can group them.
+# ---------------------------------------------------------------------------------------
+_MISMATCH_FIELD = re.compile(r"^\s*(qpc\.\w+|status|missing|forbidden|bad_value):")
+_NAMED_ASSERT = re.compile(r"\[ASSERT FAILED\]\s+\S+:\s+(.+?)\s*$")
+_VERILATOR_ASSERT = re.compile(r"%Error:\s+(\S+?:\d+):\s+Assertion failed")
+_CATCH_RULE = re.compile(r"^-{20,}$")
+# Problems of qpm_sim's final check (QpmEnv::final_check), in the order they are tried.
+_FINAL_CHECK_SIGNATURES = [
+    (re.compile(r"memory image"), "memory-image"),
+    (re.compile(r"directory entry \d+: memory"), "directory-image"),
+    (re.compile(r"\bmemory: "), "memory-protocol"),
+    (re.compile(r"\bstream: "), "stream-protocol"),
+    (re.compile(r"\bcounters: (\w+)"), "counters:"),
+]
+
+
+def _first_match(lines: List[str], pattern: re.Pattern, start: int = 0):
+    for line in lines[start:]:
+        m = pattern.search(line)
+        if m:
+            return m
+    return None
+
+
+def _mismatch_signature(lines: List[str]) -> Optional[str]:
+    for i, line in enumerate(lines):
+        if "MISMATCH" in line:
+            m = _first_match(lines, _MISMATCH_FIELD, i + 1)
+            return f"mismatch:{m.group(1)}" if m else "mismatch"
+    return None
+
+
+def _assert_signature(lines: List[str]) -> Optional[str]:
+    m = _first_match(lines, _NAMED_ASSERT)
+    if m:
+        return f"assert:{m.group(1)[:60]}"
+    m = _first_match(lines, _VERILATOR_ASSERT)  # e.g. a unique case with no match
+    return f"assert:{m.group(1)}" if m else None
+
+
+def _catch_signature(lines: List[str]) -> Optional[str]:
+    """Catch2 prints the test name between two rules of dashes above each FAILED:."""
+    if any(line.startswith("No test cases matched") for line in lines):
+        return "catch:no test matched"
+    for i, line in enumerate(lines):
+        if line.rstrip().endswith("FAILED:"):
+            rules = [j for j in range(i) if _CATCH_RULE.match(lines[j].strip())]
+            if len(rules) >= 2 and rules[-2] + 1 < len(lines):
+                return f"catch:{lines[rules[-2] + 1].strip()}"
+            return "catch"
+    return None
+
+
+def failure_signature(log_text: str, returncode: int, timed_out: bool) -> str:
+    """The most telling cause first: an RTL assertion names the broken invariant, while
+    mismatches and memory differences are often its consequences."""
+    lines = log_text.splitlines()
+    for finder in (_assert_signature, _mismatch_signature):
+        sig = finder(lines)
+        if sig:
+            return sig
+    for pattern, sig in _FINAL_CHECK_SIGNATURES:
+        m = _first_match(lines, pattern)
+        if m:
+            return sig + (m.group(1) if pattern.groups else "")
+    if timed_out or any("timeout:" in line for line in lines):
+        return "timeout"
+    sig = _catch_signature(lines)
+    if sig:
+        return sig
+    if returncode < 0:
+        return f"signal:{signal.Signals(-returncode).name}"
+    return f"exit:{returncode}"
+
+
+# ---------------------------------------------------------------------------------------
+# Results, JUnit XML and the summary
+# ---------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Result:
+    """The outcome of one run; everything the reports need, and what JUnit carries."""
+    name: str
+    test: str
+    config: Optional[str]
+    profile: Optional[str]
+    seed: int
+    seconds: float
+    signature: Optional[str] = None  # None = passed
+    replay: str = ""
+    make_replay: str = ""
+    log_tail: str = ""
+    waves: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.signature is None
+
+    @property
+    def group(self):
+        return (self.test, self.config or "-", self.profile or "-")
+
+
+_XML_BAD = re.compile("[^\x09\x0a\x0d\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_PROPERTY_FIELDS = ("test", "seed", "config", "profile", "replay", "make_replay", "waves")
+
+
+def log_tail(log_text: str, lines: int = LOG_TAIL_LINES) -> str:
+    return _XML_BAD.sub("?", "\n".join(log_text.splitlines()[-lines:]))
+
+
+def result_to_testcase(r: Result) -> ET.Element:
+    classname = "regress." + ".".join(p for p in (r.test, r.config, r.profile) if p)
+    case = ET.Element("testcase", classname=classname, name=r.name, time=f"{r.seconds:.3f}")
+    props = ET.SubElement(case, "properties")
+    for field in _PROPERTY_FIELDS:
+        value = getattr(r, field)
+        if value not in (None, ""):
+            ET.SubElement(props, "property", name=field, value=_XML_BAD.sub("?", str(value)))
+    if not r.passed:
+        ET.SubElement(case, "failure", message=r.signature).text = r.log_tail
+    return case
+
+
+def testcase_to_result(case: ET.Element) -> Result:
+    props = {p.get("name"): p.get("value") for p in case.iter("property")}
+    failure = case.find("failure")
+    return Result(name=case.get("name"), test=props.get("test", "?"),
+                  config=props.get("config"), profile=props.get("profile"),
+                  seed=int(props.get("seed", "0")), seconds=float(case.get("time", "0")),
+                  signature=None if failure is None else failure.get("message", "failure"),
+                  replay=props.get("replay", ""), make_replay=props.get("make_replay", ""),
+                  log_tail="" if failure is None else (failure.text or ""),
+                  waves=props.get("waves", ""))
+
+
+def write_junit(path: Path, results: List[Result], suite_props: Dict[str, str]) -> None:
+    """One <testsuites> holding one <testsuite> with every run, counts that add up."""
+    failures = sum(not r.passed for r in results)
+    total_time = f"{sum(r.seconds for r in results):.3f}"
+    counts = dict(tests=str(len(results)), failures=str(failures), errors="0", time=total_time)
+    root = ET.Element("testsuites", name="qpm-regress", **counts)
+    suite = ET.SubElement(root, "testsuite", name="regress", skipped="0", **counts)
+    props = ET.SubElement(suite, "properties")
+    for key, value in suite_props.items():
+        ET.SubElement(props, "property", name=key, value=str(value))
+    suite.extend(result_to_testcase(r) for r in results)
+    ET.indent(root)
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def read_junit(path: Path):
+    """(results, suite properties) of a junit.xml written by write_junit."""
+    root = ET.parse(path).getroot()
+    suite_props = {}
+    for suite in root.iter("testsuite"):
+        props = suite.find("properties")
+        if props is not None:
+            suite_props.update({p.get("name"): p.get("value") for p in props})
+    return [testcase_to_result(c) for c in root.iter("testcase")], suite_props
+
+
+def _index(seq, value) -> int:
+    seq = list(seq)
+    return seq.index(value) if value in seq else len(seq)
+
+
+def run_order_key(r: Result):
+    """The run list's order (build_run_list), recovered from a result: merged shards are
+    reported as one unsharded regression would be."""
+    return (_index(TESTS, r.test), r.seed, _index(CONFIGS, r.config),
+            _index(PROFILES, r.profile), r.name)
+
+
+def group_order_key(r: Result):
+    return (_index(TESTS, r.test), _index(CONFIGS, r.config), _index(PROFILES, r.profile))
+
+
+def format_summary(results: List[Result], header: List[str], trailer: List[str]) -> str:
+    """Runs per (test, config, profile), failures grouped by signature with their replay
+    commands, then the trailer (coverage lines, where the reports are)."""
+    rows = collections.OrderedDict()
+    for r in sorted(results, key=group_order_key):
+        row = rows.setdefault(r.group, [0, 0, 0.0])
+        row[0 if r.passed else 1] += 1
+        row[2] += r.seconds
+    out = ["qpm regression summary"] + [f"  {h}" for h in header] + [""]
+    out.append(f"{'test':<6} {'config':<8} {'profile':<13} {'runs':>5} {'pass':>5} "
+               f"{'fail':>5} {'time (s)':>9}")
+    for (test, config, profile), (ok, bad, secs) in rows.items():
+        out.append(f"{test:<6} {config:<8} {profile:<13} {ok + bad:>5} {ok:>5} {bad:>5} "
+                   f"{secs:>9.1f}")
+    passed = sum(r.passed for r in results)
+    out.append(f"{'total':<29} {len(results):>5} {passed:>5} {len(results) - passed:>5} "
+               f"{sum(r.seconds for r in results):>9.1f}")
+    out += [""] + _failure_groups(results) + [""] + trailer
+    return "\n".join(out) + "\n"
+
+
+def _failure_groups(results: List[Result]) -> List[str]:
+    groups = collections.defaultdict(list)
+    for r in results:
+        if not r.passed:
+            groups[r.signature].append(r)
+    if not groups:
+        return ["all runs passed"]
+    failed = sum(len(g) for g in groups.values())
+    out = [f"{failed} failing run(s), {len(groups)} signature(s); replay from the repo root:"]
+    for sig, runs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        out.append(f"  {sig}  ({len(runs)} run(s))")
+        for r in runs:
+            out += [f"    {r.name}", f"      {r.replay}", f"      {r.make_replay}"]
+            if r.waves:
+                out.append(f"      waves: {r.waves}")
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Verilator line + toggle coverage: merge, lcov .info, genhtml
+# ---------------------------------------------------------------------------------------
+_MERGE_BATCH = 400  # files per verilator_coverage call, to stay far below ARG_MAX
+
+
+def _tool(cmd: List[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def line_coverage_rate(info: Path):
+    """(hit, found) source lines of an lcov .info, counted as genhtml counts them."""
+    lines, current = {}, None
+    for text in info.read_text(errors="replace").splitlines():
+        if text.startswith("SF:"):
+            current = text[3:]
+        elif text.startswith("DA:") and current is not None:
+            line_no, count = text[3:].split(",")[:2]
+            key = (current, int(line_no))
+            lines[key] = max(lines.get(key, 0), int(float(count)))
+    return sum(1 for c in lines.values() if c > 0), len(lines)
+
+
+def merge_line_coverage(dat_files: List[Path], cov_dir: Path) -> Optional[str]:
+    """verilator_coverage merge -> lcov info -> genhtml. Returns the report line, or a
+    reason it was skipped; failures of the tools are reported, not raised."""
+    if not dat_files:
+        return "line coverage: no coverage-*.dat files (not a coverage build?): skipped"
+    for tool in ("verilator_coverage", "genhtml"):
+        if shutil.which(tool) is None:
+            return f"line coverage: {tool} not found (make deps installs it): skipped"
+    cov_dir.mkdir(parents=True, exist_ok=True)
+    merged, info = cov_dir / "merged.dat", cov_dir / "merged.info"
+    partial = cov_dir / "partial.dat"
+    pending, have_merged = [str(f) for f in dat_files], False
+    while pending:  # merge in batches, folding the merge so far into the next batch
+        batch = ([str(merged)] if have_merged else []) + pending[:_MERGE_BATCH]
+        pending = pending[_MERGE_BATCH:]
+        done = _tool(["verilator_coverage", "--write", str(partial)] + batch)
+        if done.returncode != 0:
+            return f"line coverage: verilator_coverage --write failed:\n{done.stdout}"
+        partial.replace(merged)
+        have_merged = True
+    done = _tool(["verilator_coverage", "--write-info", str(info), str(merged)])
+    if done.returncode != 0:
+        return f"line coverage: verilator_coverage --write-info failed:\n{done.stdout}"
+    html = cov_dir / "html"
+    done = _tool(["genhtml", "-q", "-o", str(html), str(info)])
+    if done.returncode != 0:
+        return f"line coverage: genhtml failed:\n{done.stdout}"
+    hit, found = line_coverage_rate(info)
+    rate = 100.0 * hit / found if found else 0.0
+    return (f"line coverage: {rate:.1f}% ({hit} of {found} lines, from {len(dat_files)} "
+            f".dat files); report {display_path(html / 'index.html')}")
+
+
+# ---------------------------------------------------------------------------------------
+# Functional coverage: fcov.json files {"bins": {name: count}} summed per bin
+# ---------------------------------------------------------------------------------------
+def read_fcov(path: Path) -> Optional[Dict[str, int]]:
+    """The bins of one fcov.json, or None (with a warning) when it is unreadable: a run
+    that crashed may leave a partial file, and that must not hide the others."""
+    try:
+        bins = json.loads(path.read_text())["bins"]
+        return {str(k): int(v) for k, v in bins.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        print(f"fcov: ignoring {display_path(path)}: {e}")
+        return None
+
+
+def merge_fcov(paths: List[Path]) -> Dict[str, int]:
+    merged = collections.Counter()
+    for path in paths:
+        bins = read_fcov(path)
+        for name, count in (bins or {}).items():
+            merged[name] += count  # a bin never hit still appears, with 0
+    return dict(merged)
+
+
+def fcov_group(bin_name: str) -> str:
+    return re.split(r"[./]", bin_name, maxsplit=1)[0]
+
+
+def write_fcov_reports(bins: Dict[str, int], out_dir: Path, sources: int) -> str:
+    """OUT/fcov.json (merged) and OUT/fcov.txt (hit X of Y per group, then unhit bins)."""
+    (out_dir / "fcov.json").write_text(json.dumps({"bins": dict(sorted(bins.items()))},
+                                                  indent=1) + "\n")
+    groups = collections.defaultdict(lambda: [0, 0])
+    for name, count in bins.items():
+        groups[fcov_group(name)][0] += count > 0
+        groups[fcov_group(name)][1] += 1
+    unhit = sorted(name for name, count in bins.items() if count == 0)
+    hit = len(bins) - len(unhit)
+    headline = (f"functional coverage: {hit} of {len(bins)} bins hit"
+                f" ({100.0 * hit / len(bins) if bins else 0.0:.1f}%), {len(unhit)} unhit,"
+                f" from {sources} fcov.json file(s)")
+    text = [headline, ""] + [f"  {g:<24} hit {h} of {n}" for g, (h, n) in sorted(groups.items())]
+    text += ["", f"unhit bins ({len(unhit)}):"] + [f"  {name}" for name in unhit]
+    (out_dir / "fcov.txt").write_text("\n".join(text) + "\n")
+    return f"{headline}; report {display_path(out_dir / 'fcov.txt')}"
+
+
+def report_functional_coverage(paths: List[Path], out_dir: Path) -> str:
+    if not paths:
+        return "functional coverage: no fcov.json files (qpm_sim without --fcov?): skipped"
+    return write_fcov_reports(merge_fcov(paths), out_dir, len(paths))

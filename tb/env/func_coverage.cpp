@@ -1,0 +1,104 @@
+#include "func_coverage.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "qp_trans_table.h"
+
+namespace qpm {
+
+namespace {
+
+const std::vector<Status> kStatuses = {Status::Ok,     Status::IntErr,  Status::BadOp,
+                                       Status::BadParam, Status::BadRes, Status::ResBusy,
+                                       Status::BadQpState};
+
+// Which answers each opcode can give in a run with memory errors (the merge over the
+// regression's profiles should hit them all).
+const std::vector<std::pair<Opcode, std::vector<Status>>> kAnswers = {
+    {Opcode::MapPage, {Status::Ok, Status::BadParam, Status::ResBusy}},
+    {Opcode::UnmapPage, {Status::Ok, Status::BadParam, Status::ResBusy}},
+    {Opcode::CreateQp,
+     {Status::Ok, Status::IntErr, Status::BadParam, Status::BadRes, Status::ResBusy}},
+    {Opcode::ModifyQp,
+     {Status::Ok, Status::IntErr, Status::BadParam, Status::BadRes, Status::BadQpState}},
+    {Opcode::QueryQp, {Status::Ok, Status::IntErr, Status::BadRes}},
+    {Opcode::DestroyQp, {Status::Ok, Status::IntErr, Status::BadRes}},
+    {Opcode::PinQp, {Status::Ok, Status::IntErr, Status::BadRes, Status::ResBusy}},
+    {Opcode::UnpinQp, {Status::Ok, Status::IntErr, Status::BadRes}},
+    {Opcode::SyncCache, {Status::Ok}},
+};
+
+// Cache bins from the CSR counters: bin name, counter name.
+const std::vector<std::pair<const char *, const char *>> kCacheBins = {
+    {"cache.hit", "hits"},          {"cache.miss", "misses"},
+    {"cache.merge", "merged"},      {"cache.eviction", "evictions"},
+    {"cache.writeback", "writebacks"}, {"cache.dir_hit", "dir_hits"},
+    {"cache.refused", "refused"},   {"cache.mem_error", "mem_errors"},
+    {"cache.miss_wait", "miss_waits"},
+};
+
+std::string transition_bin(uint32_t type, uint32_t cur, uint32_t next) {
+  return fmt::format("transition.{}.{}->{}", type_name(type), state_name(cur), state_name(next));
+}
+
+}  // namespace
+
+FuncCoverage::FuncCoverage() {
+  for (const TransRow &r : kTransTable) {
+    bins_[transition_bin(static_cast<uint32_t>(r.type), static_cast<uint32_t>(r.cur),
+                         static_cast<uint32_t>(r.next))] = 0;
+  }
+  for (Status s : kStatuses) bins_[fmt::format("status.{}", status_name(s))] = 0;
+  for (const auto &[op, answers] : kAnswers) {
+    for (Status s : answers) {
+      bins_[fmt::format("command.{}.{}", opcode_name(static_cast<uint8_t>(op)), status_name(s))] =
+          0;
+    }
+  }
+  bins_["command.UNKNOWN.BAD_OP"] = 0;
+  for (const auto &[bin, counter] : kCacheBins) bins_[bin] = 0;
+  bins_["cache.pin_refused"] = 0;
+}
+
+void FuncCoverage::sample(const Command &cmd, const Qpc &qpc_before, const Response &rsp) {
+  hit(fmt::format("status.{}", status_name(rsp.status)));
+  const uint8_t op = cmd.opcode_byte();
+  const bool known = !cmd.use_raw_op;
+  hit(fmt::format("command.{}.{}", known ? opcode_name(op) : "UNKNOWN", status_name(rsp.status)));
+  if (!known || rsp.status != Status::Ok) {
+    if (known && cmd.op == Opcode::PinQp && rsp.status == Status::ResBusy) hit("cache.pin_refused");
+    return;
+  }
+  if (cmd.op == Opcode::ModifyQp) {
+    const uint32_t next = (cmd.attr_mask & attr::kState) ? cmd.qp_state : qpc_before.state;
+    hit(transition_bin(qpc_before.qp_type, qpc_before.state, next));
+  }
+}
+
+void FuncCoverage::sample_counters(const std::vector<const char *> &names,
+                                   const std::vector<uint32_t> &values) {
+  for (const auto &[bin, counter] : kCacheBins) {
+    for (size_t i = 0; i < names.size() && i < values.size(); ++i) {
+      if (std::string(names[i]) == counter) hit(bin, values[i]);
+    }
+  }
+}
+
+std::vector<std::string> FuncCoverage::unhit() const {
+  std::vector<std::string> out;
+  for (const auto &[name, count] : bins_) {
+    if (count == 0) out.push_back(name);
+  }
+  return out;
+}
+
+std::string FuncCoverage::to_json() const {
+  nlohmann::json j;
+  j["bins"] = nlohmann::json::object();
+  for (const auto &[name, count] : bins_) j["bins"][name] = count;
+  return j.dump(1);
+}
+
+}  // namespace qpm

@@ -1,0 +1,45 @@
+// Functional coverage in C++ (SPEC §12): named bins counted as responses land.
+//
+// Every bin that can be hit is declared up front with a count of 0, so the report of a
+// run, and the merge of many runs by make regress, can list the bins never hit. Bins
+// are grouped by the prefix before their first '.':
+//   transition.<type>.<cur>-><next>   each of the kernel table's 66 rows, taken by an OK
+//                                     MODIFY_QP (the golden model's state before it)
+//   status.<STATUS>                   every command status seen
+//   command.<OPCODE>.<STATUS>         each opcode's answers (declared: the ones a
+//                                     well-formed run can give)
+//   cache.<event>                     hit, miss, merge, eviction, dirty write-back, pin
+//                                     refusal, miss wait, refused QPN, memory error,
+//                                     directory-cache hit, from the CSR counters
+// The datapath's verdicts, CQE statuses and event types join with their issues.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "qpm_types.h"
+
+namespace qpm {
+
+class FuncCoverage {
+ public:
+  FuncCoverage();
+
+  // A command answered; qpc_before is the golden model's context before it ran.
+  void sample(const Command &cmd, const Qpc &qpc_before, const Response &rsp);
+  // The CSR counters at the end of a run, in kCounterNames order with their names.
+  void sample_counters(const std::vector<const char *> &names, const std::vector<uint32_t> &values);
+
+  const std::map<std::string, uint64_t> &bins() const { return bins_; }
+  std::vector<std::string> unhit() const;
+  // {"bins": {name: count, ...}}
+  std::string to_json() const;
+
+ private:
+  void hit(const std::string &bin, uint64_t n = 1) { bins_[bin] += n; }
+  std::map<std::string, uint64_t> bins_;
+};
+
+}  // namespace qpm

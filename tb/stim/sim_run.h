@@ -1,0 +1,57 @@
+// A randomized run of the whole subsystem, as qpm_sim does it: its options (shared by
+// the CLI and the tests), the one-line command that replays it exactly, and the run.
+//
+// Every knob that changes a run is an option here and appears in replay_line(), so a
+// test that prints the line hands the reader the very same run on the command line (a
+// test checks that parsing the line back gives the same run, cycle for cycle).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "func_coverage.h"
+#include "qpm_env.h"
+
+namespace qpm {
+
+struct SimOptions {
+  uint64_t seed = 1;
+  uint64_t cmds = 5000;
+  uint32_t qps = 256;
+  std::string config = "default";
+  double illegal_rate = 0.2;
+  double cmd_idle = 0.1;
+  double rsp_stall = 0.1;
+  double csr_stall = 0.0;
+  std::string mem_latency = "20:60";
+  bool mem_reorder = false;
+  bool mem_interleave = false;
+  bool mem_aw_waits_for_w = false;
+  double mem_backpressure = 0.0;
+  double mem_read_error_rate = 0.0;
+};
+
+// Registers every option of a random run on app (the names of README's qpm_sim table).
+void add_sim_options(CLI::App &app, SimOptions &o);
+// "MIN" or "MIN:MAX" cycles, MIN <= MAX <= 100000.
+bool parse_latency(const std::string &text, uint32_t *lo, uint32_t *hi);
+// The exact command line of the run; program is what to call qpm_sim by.
+std::string replay_line(const SimOptions &o, const std::string &program = "build/qpm_sim");
+// Throws std::invalid_argument for a malformed --mem-latency.
+EnvOptions env_options(const SimOptions &o);
+
+struct SimResult {
+  uint64_t cycles = 0;
+  double seconds = 0.0;
+  std::vector<std::string> problems;  // final_check(): empty when clean
+  std::vector<uint32_t> counters;     // kCounterNames order
+  FuncCoverage coverage;
+};
+
+// Runs o.cmds random commands on env (built from env_options(o)), then the final check.
+SimResult run_random(const SimOptions &o, QpmEnv &env);
+
+}  // namespace qpm
