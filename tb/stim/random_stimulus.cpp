@@ -37,8 +37,11 @@ Command RandomStimulus::next() {
   c.qpn = qpn;
   if (!q.valid) {
     if (chance(0.9)) return create(qpn);
-    c.op = chance(0.5) ? Opcode::ModifyQp : Opcode::QueryQp;  // BAD_RES
-    if (c.op == Opcode::ModifyQp) return modify(qpn, q);
+    // Every command that names a QP, on one that does not exist: BAD_RES.
+    static const Opcode kOnMissing[] = {Opcode::QueryQp, Opcode::DestroyQp, Opcode::PinQp,
+                                        Opcode::UnpinQp};
+    if (chance(0.4)) return modify(qpn, q);
+    c.op = kOnMissing[pick(0, 3)];
     return c;
   }
   const uint32_t r = pick(0, 99);
