@@ -11,7 +11,7 @@ module qpm_top #(
   parameter int unsigned Ways        = 4,     // QP cache ways (power of two)
   parameter int unsigned Mshrs       = 8,     // outstanding misses
   parameter int unsigned PageBits    = 6,     // QPCs per QP-table page = 2**PageBits
-  parameter int unsigned DirEntries  = 256,   // directory entries; max QPN_LIMIT = DirEntries << PageBits
+  parameter int unsigned DirEntries  = 1 << 18,  // directory entries; max QPN_LIMIT = DirEntries << PageBits
   parameter int unsigned NumPorts    = 2,     // physical ports, numbered 1 .. NumPorts
   parameter int unsigned PkeyTbl     = 128,   // P_Key table entries per port
   parameter int unsigned MaxRdAtomic = 16,    // largest max_rd_atomic / max_dest_rd_atomic
@@ -84,6 +84,7 @@ module qpm_top #(
   logic [31:0] qpn_limit;
   logic [1:0]  evict_policy;
   logic [qpm_pkg::NumCounters-1:0] counts, cache_counts;
+  logic                            table_mapped;
   logic        cmd_refused;
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
@@ -153,7 +154,8 @@ module qpm_top #(
     .mem_rsp_id_i    (mem_rsp_id),
     .mem_rsp_error_i (mem_rsp_error),
     .mem_rsp_rdata_i (mem_rsp_rdata),
-    .count_o         (cache_counts)
+    .count_o         (cache_counts),
+    .mapped_any_o    (table_mapped)
   );
 
   qpm_axi_master #(
@@ -239,6 +241,7 @@ module qpm_top #(
     .qpt_base_o       (qpt_base),
     .qpn_limit_o      (qpn_limit),
     .evict_policy_o   (evict_policy),
+    .table_locked_i   (table_mapped),
     .counter_inc_i    (counts)
   );
 

@@ -123,10 +123,9 @@ int main(int argc, char **argv) {
     // The seed first, so a run that hangs or crashes can still be replayed.
     fmt::print("qpm_sim: seed {}; replay with:\n  {}\n", o.seed, qpm::replay_line(o, program));
     std::fflush(stdout);
-    const auto *cfg = qpm::find_dut_config(o.config);
-    if (o.qps > cfg->params.qpn_limit - 2) {
-      fmt::print(stderr, "--qps {} exceeds the {} usable QPNs of config {}\n", o.qps,
-                 cfg->params.qpn_limit - 2, o.config);
+    if (o.qps > o.qpn_limit - 2) {
+      fmt::print(stderr, "--qps {} exceeds the {} usable QPNs below --qpn-limit {}\n", o.qps,
+                 o.qpn_limit - 2, o.qpn_limit);
       return 2;
     }
   } else {

@@ -521,7 +521,7 @@ TEST_CASE("AXI memory: injected write errors answer SLVERR and write nothing",
   AxiMemory mem(rng, opt);
   mem.map_region(kBase, 0x1000);
   std::vector<uint64_t> observed_errors;
-  mem.set_observer([&](char dir, uint64_t addr, bool error) {
+  mem.set_observer([&](char dir, uint64_t addr, bool error, uint32_t) {
     if (dir == 'W' && error) observed_errors.push_back(addr);
   });
   Master m(mem, 20);

@@ -132,6 +132,7 @@ TEST_CASE("CSR accesses with split AW/W and stalls on both sides", "[harness]") 
   EnvOptions o;
   o.seed = 33;
   o.csr_stall_prob = 0.5;
+  o.map_all_pages = false;  // QPN_LIMIT stays writable
   QpmEnv env(o);
   for (int i = 0; i < 20; ++i) {
     env.write_csr(csr::kQpnLimit, 4096);

@@ -1093,10 +1093,10 @@ TEST_CASE("MAP_PAGE / UNMAP_PAGE", "[model]") {
   CHECK(m2.execute(c).status == Status::BadParam);
   CHECK(m2.dir_entry(3).page_address == 0x3400);
 
-  // The directory has dir_entries (256) entries; only the first 64 can be mapped.
+  // The directory has dir_entries (2^18) entries; only the first 64 can be mapped.
   CHECK_FALSE(m.dir_entry(64).valid);
-  CHECK_FALSE(m.dir_entry(255).valid);
-  CHECK_THROWS_AS(m.dir_entry(256), std::out_of_range);
+  CHECK_FALSE(m.dir_entry((1u << 18) - 1).valid);
+  CHECK_THROWS_AS(m.dir_entry(1u << 18), std::out_of_range);
 }
 
 TEST_CASE("a small configuration bounds QPNs and values", "[model]") {
@@ -1143,6 +1143,7 @@ TEST_CASE("a full RC bring-up and teardown", "[model]") {
 
 TEST_CASE("configuration: qpn_limit within dir_entries << page_bits", "[model][qpt]") {
   Config c;
+  c.dir_entries = 256;
   c.qpn_limit = 16384;  // 256 << 6
   CHECK_NOTHROW(GoldenModel(c));
   c.qpn_limit = 16385;
@@ -1158,7 +1159,10 @@ TEST_CASE("configuration: qpn_limit within dir_entries << page_bits", "[model][q
   z.sets = 64;
   z.ways = 0;
   CHECK_THROWS_AS(GoldenModel(z), std::invalid_argument);
-  CHECK(Config{}.dir_entries == 256);
+  CHECK(Config{}.dir_entries == 1u << 18);  // the whole 24-bit QPN space
+  Config full;
+  full.qpn_limit = 1u << 24;
+  CHECK_NOTHROW(GoldenModel(full));
   CHECK(Config{}.sets == 64);
   CHECK(Config{}.ways == 4);
 }
@@ -1200,10 +1204,10 @@ TEST_CASE("unmapped page: BAD_RES, before the reserved-QPN and parameter checks"
   CHECK(m.qpc(kQpn).valid == 1);
   CHECK(m.qpc(kQpn).qp_type == kRc);
 
-  // qpc() answers zero up to dir_entries << page_bits (16384), throws beyond.
+  // qpc() answers zero up to dir_entries << page_bits (2^24), throws beyond.
   CHECK(m.qpc(4096) == Qpc{});
-  CHECK(m.qpc(16383) == Qpc{});
-  CHECK_THROWS_AS(m.qpc(16384), std::out_of_range);
+  CHECK(m.qpc((1u << 24) - 1) == Qpc{});
+  CHECK_THROWS_AS(m.qpc(1u << 24), std::out_of_range);
   // The backdoors refuse a QPN without a place in memory.
   CHECK_THROWS_AS(m.force_qpc(64, Qpc{}), std::out_of_range);
   CHECK_THROWS_AS(m.force_state(64, QpState::Err), std::out_of_range);
@@ -1416,11 +1420,18 @@ TEST_CASE("memory error: INT_ERR past the table checks, nothing changes", "[mode
   REQUIRE(m.execute(unmap_cmd(1)).status == Status::Ok);
   CHECK(m.execute(create_cmd(0x40, kRc), true).status == Status::BadRes);
   CHECK(m.execute(simple_cmd(Opcode::QueryQp, 0x41), true).status == Status::BadRes);
-  // MAP/UNMAP, SYNC_CACHE and unknown opcodes ignore it.
-  CHECK(m.execute(map_cmd(1, 0x6000000), true).status == Status::Ok);
+  // MAP/UNMAP read the directory entry and the old page: past their parameter checks
+  // an error answers INT_ERR and changes nothing.
+  CHECK(m.execute(map_cmd(1, 0x6000000), true).status == Status::IntErr);
+  CHECK_FALSE(m.dir_entry(1).valid);
+  CHECK(m.execute(unmap_cmd(0), true).status == Status::IntErr);
+  CHECK(m.dir_entry(0).valid);
+  CHECK(m.execute(map_cmd(1, 0x6000001), true).status == Status::BadParam);  // misaligned
+  CHECK(m.execute(map_cmd(1, 0x6000000)).status == Status::Ok);
   CHECK(m.dir_entry(1).page_address == 0x6000000);
-  CHECK(m.execute(unmap_cmd(0), true).status == Status::ResBusy);
-  CHECK(m.execute(unmap_cmd(2), true).status == Status::Ok);
+  CHECK(m.execute(unmap_cmd(0)).status == Status::ResBusy);
+  CHECK(m.execute(unmap_cmd(2)).status == Status::Ok);
+  // SYNC_CACHE and unknown opcodes ignore it.
   CHECK(m.execute(simple_cmd(Opcode::SyncCache, 0), true).status == Status::Ok);
   Command raw = simple_cmd(Opcode::QueryQp, kQpn);
   raw.use_raw_op = true;

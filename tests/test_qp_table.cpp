@@ -50,10 +50,26 @@ TEST_CASE("CSRs: identity, geometry, QPN_LIMIT clamp, unmapped offsets", "[qp_ta
   CHECK(((config >> 24) & 0xff) == 6);   // PAGE_BITS
   CHECK(env.read_csr(csr::kQpnLimit) == 4096);
   CHECK(env.read_csr(csr::kQptBaseLo) == static_cast<uint32_t>(kQptBase));
-  env.write_csr(csr::kQpnLimit, 0xffffffffu);
-  CHECK(env.read_csr(csr::kQpnLimit) == 256u << 6);  // DIR_ENTRIES << PAGE_BITS
-  env.write_csr(csr::kQpnLimit, 4096);
   CHECK_THROWS(env.read_csr(0x100));  // SLVERR
+  // Pages are mapped: QPT_BASE and QPN_LIMIT are read-only (SLVERR, counted, unchanged).
+  CHECK_THROWS(env.write_csr(csr::kQpnLimit, 100));
+  CHECK_THROWS(env.write_csr(csr::kQptBaseLo, 0x2000));
+  CHECK_THROWS(env.write_csr(csr::kQptBaseHi, 1));
+  CHECK(env.read_csr(csr::kQpnLimit) == 4096);
+  CHECK(env.read_csr(csr::kQptBaseLo) == static_cast<uint32_t>(kQptBase));
+  CHECK(env.read_csr(csr::kQptBaseHi) == static_cast<uint32_t>(kQptBase >> 32));
+  CHECK(counter(env, "csr_refused") == 3);
+  // Once every page is unmapped they are writable again.
+  for (uint32_t i = 0; i < 4096 / 64; ++i) {
+    Command unmap;
+    unmap.op = Opcode::UnmapPage;
+    unmap.dir_index = i;
+    REQUIRE(env.execute(unmap).status == Status::Ok);
+  }
+  env.write_csr(csr::kQpnLimit, 0xffffffffu);
+  CHECK(env.read_csr(csr::kQpnLimit) == 1u << 24);  // DirEntries << PAGE_BITS: all QPNs
+  env.write_csr(csr::kQpnLimit, 4096);
+  CHECK(counter(env, "csr_refused") == 3);
 }
 
 TEST_CASE("a QP's context survives eviction bit for bit", "[qp_table]") {
@@ -71,22 +87,27 @@ TEST_CASE("a QP's context survives eviction bit for bit", "[qp_table]") {
   require_clean(env);
 }
 
-TEST_CASE("refused QPNs never cause a memory access", "[qp_table]") {
+TEST_CASE("refused QPNs cause at most a directory read, never a QPC access", "[qp_table]") {
   QpmEnv env(tiny(3));
   Command unmap;
   unmap.op = Opcode::UnmapPage;
   unmap.dir_index = 7;
   REQUIRE(env.execute(unmap).status == Status::Ok);
   const uint64_t reads = env.memory().reads(), writes = env.memory().writes();
+  const MemoryTraffic before = env.traffic();
   const uint32_t refused = counter(env, "refused");
-  CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 4096)).status == Status::BadRes);     // limit
-  CHECK(env.execute(create_cmd(0xfffff, 2)).status == Status::BadRes);            // limit
-  CHECK(env.execute(create_cmd(7 * 64 + 3, 2)).status == Status::BadRes);         // unmapped
-  CHECK(env.execute(modify_cmd(7 * 64 + 4, attr::kState, 1)).status == Status::BadRes);
-  CHECK(env.memory().reads() == reads);
-  CHECK(env.memory().writes() == writes);
+  // At or above the limit: no memory access at all.
+  CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 4096)).status == Status::BadRes);
+  CHECK(env.execute(create_cmd(0xfffff, 2)).status == Status::BadRes);
   CHECK(env.execute(qpn_cmd(Opcode::QueryQp, 0x01000005)).status == Status::BadRes);  // > 24 bits
   CHECK(env.memory().reads() == reads);
+  // On an unmapped page: the directory read says so (SPEC §3.2), no QPC is touched.
+  CHECK(env.execute(create_cmd(7 * 64 + 3, 2)).status == Status::BadRes);
+  CHECK(env.execute(modify_cmd(7 * 64 + 4, attr::kState, 1)).status == Status::BadRes);
+  CHECK(env.memory().reads() == reads + 2);
+  CHECK(env.traffic().dir_reads == before.dir_reads + 2);
+  CHECK(env.traffic().qpc_reads == before.qpc_reads);
+  CHECK(env.memory().writes() == writes);
   CHECK(counter(env, "refused") == refused + 5);
   require_clean(env);
 }

@@ -3,8 +3,10 @@
 // prints the qpm_sim line that replays it exactly, and a test proves that it does.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
+#include "random_stimulus.h"
 #include "sim_run.h"
 #include "test_helpers.h"
 
@@ -114,4 +116,38 @@ TEST_CASE("functional coverage counts what the run did", "[system]") {
   // What a run without memory errors cannot hit is listed as unhit.
   const auto unhit = r.coverage.unhit();
   CHECK(std::find(unhit.begin(), unhit.end(), "status.INT_ERR") != unhit.end());
+}
+
+TEST_CASE("100000 QPNs spread over the whole 24-bit QPN space", "[system][qpn_space]") {
+  SimOptions o;
+  o.seed = 24;
+  o.qpn_limit = 1u << 24;
+  o.qps = 100000;
+  o.cmds = 20000;
+  o.mem_latency = "10:40";
+  INFO("replay (random phase only): " << replay_line(o));
+  QpmEnv env(env_options(o));
+  StimulusOptions so;
+  so.qps = o.qps;
+  so.qps_per_page = 32;
+  RandomStimulus stim(env.rng(), env.model(), so);
+  env.map_pages(stim.pages());
+  // The QPNs reach from near 0 to near 2^24, and every one of them gets a QP.
+  const auto [lo, hi] = std::minmax_element(stim.qpns().begin(), stim.qpns().end());
+  CHECK(*lo < (1u << 24) / 100);
+  CHECK(*hi > (1u << 24) - (1u << 24) / 100);
+  size_t next = 0;
+  env.run_stream(stim.qpns().size(), [&] {
+    const uint32_t qpn = stim.qpns()[next++];
+    return test::create_cmd(qpn, 2 + qpn % 3);
+  });
+  CHECK(env.scoreboard().status_counts().at(Status::Ok) >= 100000);
+  // Then random traffic over them, and the whole image checked.
+  env.run_stream(o.cmds, [&] { return stim.next(); });
+  const auto problems = env.final_check();
+  for (const auto &p : problems) UNSCOPED_INFO(p);
+  REQUIRE(problems.empty());
+  size_t valid = 0;
+  for (uint32_t q : stim.qpns()) valid += env.model().qpc(q).valid;
+  CHECK(valid > 95000);  // a few were destroyed by the random phase
 }

@@ -18,8 +18,10 @@ module qpm_csr #(
   parameter int unsigned Ways        = 4,    // QP cache ways (CONFIG)
   parameter int unsigned Mshrs       = 8,    // miss registers (CONFIG)
   parameter int unsigned PageBits    = 6,    // QPCs per QP-table page = 2**PageBits
-  parameter int unsigned DirEntries  = 256,  // directory entries the hardware shadows
-  parameter int unsigned NumCounters = 10    // event counters from 0x040 on
+  parameter int unsigned DirEntries  = 1 << 18,  // directory entries (QPN_LIMIT maximum / 64)
+  parameter int unsigned NumCounters = 10,   // event counters from 0x040 on, from counter_inc_i
+  // and one more of the CSR block's own after them: refused writes of QPT_BASE/QPN_LIMIT
+  localparam int unsigned AllCounters = NumCounters + 1
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -45,6 +47,8 @@ module qpm_csr #(
   output logic [63:0]            qpt_base_o,      // directory base, 8-byte aligned
   output logic [31:0]            qpn_limit_o,     // QPNs at or above are refused
   output logic [1:0]             evict_policy_o,  // 0 = tree-PLRU
+  // some directory entry is mapped: QPT_BASE and QPN_LIMIT are read-only (SPEC §3.2)
+  input  logic                   table_locked_i,
   // event counters: bit i adds one to counter i this cycle
   input  logic [NumCounters-1:0] counter_inc_i
 );
@@ -90,7 +94,8 @@ module qpm_csr #(
   logic [63:3]               qpt_base_q, qpt_base_d;
   logic [31:0]               qpn_limit_q, qpn_limit_d;
   logic [1:0]                policy_q, policy_d;
-  logic [NumCounters*32-1:0] cnt_q, cnt_d;
+  logic [AllCounters*32-1:0] cnt_q, cnt_d;
+  logic                      table_write_refused;
 
   // write channel
   logic        aw_hold_q, aw_hold_d;
@@ -161,22 +166,34 @@ module qpm_csr #(
   assign limit_new   = merge_bytes(qpn_limit_q, wr_data, wr_mask);
   assign policy_new  = merge_bytes({30'd0, policy_q}, wr_data, wr_mask);
   assign wr_counter  = (32'(wr_word) >= CntWordBase) &&
-                       (32'(wr_word) < CntWordBase + NumCounters);
+                       (32'(wr_word) < CntWordBase + AllCounters);
 
   always_comb begin
     qpt_base_d  = qpt_base_q;
     qpn_limit_d = qpn_limit_q;
     policy_d    = policy_q;
     bresp_d     = bresp_q;
+    table_write_refused = 1'b0;
     if (wr_fire) begin
       bresp_d = RespOkay;
       unique case (wr_word)
         WordId, WordConfig: begin
           // read-only: ignored
         end
-        WordQptBaseLo: qpt_base_d[31:3] = base_lo_new[31:3];
-        WordQptBaseHi: qpt_base_d[63:32] = base_hi_new;
-        WordQpnLimit:  qpn_limit_d = (limit_new > MaxQpnLimit) ? MaxQpnLimit : limit_new;
+        // While a page is mapped, a cached line or directory entry could point into the
+        // old table: the write is refused, changes nothing and is counted.
+        WordQptBaseLo, WordQptBaseHi, WordQpnLimit: begin
+          if (table_locked_i) begin
+            bresp_d             = RespSlvErr;
+            table_write_refused = 1'b1;
+          end else if (wr_word == WordQptBaseLo) begin
+            qpt_base_d[31:3] = base_lo_new[31:3];
+          end else if (wr_word == WordQptBaseHi) begin
+            qpt_base_d[63:32] = base_hi_new;
+          end else begin
+            qpn_limit_d = (limit_new > MaxQpnLimit) ? MaxQpnLimit : limit_new;
+          end
+        end
         // Only tree-PLRU exists: an unsupported value selects it (reads back 0).
         WordEvictPolicy: policy_d = (policy_new == {30'd0, PolicyPlru}) ? policy_new[1:0]
                                                                           : PolicyPlru;
@@ -195,6 +212,7 @@ module qpm_csr #(
     for (int i = 0; i < NumCounters; i++) begin
       cnt_d[32*i +: 32] = cnt_q[32*i +: 32] + 32'(counter_inc_i[i]);
     end
+    cnt_d[32*NumCounters +: 32] = cnt_q[32*NumCounters +: 32] + 32'(table_write_refused);
   end
 
   // ---------------------------------------------------------------------------------
@@ -220,7 +238,7 @@ module qpm_csr #(
       WordEvictPolicy: rd_value = {30'd0, policy_q};
       default: begin
         rd_mapped = 1'b0;
-        for (int i = 0; i < NumCounters; i++) begin
+        for (int i = 0; i < AllCounters; i++) begin
           if (32'(rd_word) == CntWordBase + i) begin
             rd_value  = cnt_q[32*i +: 32];
             rd_mapped = 1'b1;

@@ -22,7 +22,7 @@ module qpm_qpc_cache #(
   parameter int unsigned Ways       = 4,
   parameter int unsigned Mshrs      = 8,
   parameter int unsigned PageBits   = 6,
-  parameter int unsigned DirEntries = 256,
+  parameter int unsigned DirEntries = 1 << 18,  // 2**24 QPNs in pages of 64
   parameter int unsigned ParkDepth  = 2 * Mshrs,  // requests waiting on fills
   parameter int unsigned MemIdW     = 4,
   localparam int unsigned DirIdxW   = (DirEntries > 1) ? $clog2(DirEntries) : 1
@@ -52,7 +52,9 @@ module qpm_qpc_cache #(
   input  logic                  mem_rsp_error_i,
   input  logic [511:0]          mem_rsp_rdata_i,
   // one pulse per event, qpm_pkg::Cnt* order
-  output logic [qpm_pkg::NumCounters-1:0] count_o
+  output logic [qpm_pkg::NumCounters-1:0] count_o,
+  // some directory entry is mapped (QPT_BASE and QPN_LIMIT are then read-only)
+  output logic                  mapped_any_o
 );
 
   // ---------------------------------------------------------------------------------
@@ -143,30 +145,19 @@ module qpm_qpc_cache #(
   );
 
   // ---------------------------------------------------------------------------------
-  // Directory shadow and directory cache
+  // Directory cache (no per-entry state: mapped-ness comes from the directory read)
   // ---------------------------------------------------------------------------------
-  logic               map_valid, dir_busy, dir_walk_hit;
-  logic [63:12]       dir_walk_page;
-  logic [DirIdxW-1:0] map_idx, busy_idx, walk_idx, adj_idx, set_idx, fill_idx;
-  logic               adj_valid, adj_up, set_valid, set_mapped, dir_fill_valid;
-  logic [63:12]       dir_fill_page;
+  logic               dir_walk_hit, dir_inval, dir_fill_valid;
+  logic [63:12]       dir_walk_page, dir_fill_page;
+  logic [DirIdxW-1:0] walk_idx, inval_idx, fill_idx;
 
   qpm_dir_table #(
-    .DirEntries (DirEntries),
-    .PageBits   (PageBits)
+    .DirEntries (DirEntries)
   ) u_dir_table (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .map_idx_i    (map_idx),
-    .map_valid_o  (map_valid),
-    .busy_idx_i   (busy_idx),
-    .busy_o       (dir_busy),
-    .adj_valid_i  (adj_valid),
-    .adj_up_i     (adj_up),
-    .adj_idx_i    (adj_idx),
-    .set_valid_i  (set_valid),
-    .set_idx_i    (set_idx),
-    .set_mapped_i (set_mapped),
+    .inval_i      (dir_inval),
+    .inval_idx_i  (inval_idx),
     .walk_idx_i   (walk_idx),
     .walk_hit_o   (dir_walk_hit),
     .walk_page_o  (dir_walk_page),
@@ -239,19 +230,31 @@ module qpm_qpc_cache #(
   // ---------------------------------------------------------------------------------
   // Maintenance engine: SYNC_CACHE and MAP/UNMAP_PAGE, run alone on a drained cache
   // ---------------------------------------------------------------------------------
-  typedef enum logic [2:0] {
-    XIdle     = 3'd0,
-    XScan     = 3'd1,   // look at line x_line_q
-    XWbLoad   = 3'd2,   // its data is being read into the write-back buffer
-    XWbWait   = 3'd3,   // written back; wait for B
-    XDirReq   = 3'd4,   // write the directory entry
-    XDirWait  = 3'd5
+  // MAP/UNMAP_PAGE: read the entry (XOld*), write back the page's dirty lines (XScan),
+  // read the valid bit of each of its QPCs in memory (XPage*: busy if any is set), drop
+  // its lines (XDrop), write the entry (XDir*). SYNC_CACHE: XScan only.
+  typedef enum logic [3:0] {
+    XIdle     = 4'd0,
+    XScan     = 4'd1,   // look at line x_line_q
+    XWbLoad   = 4'd2,   // its data is being read into the write-back buffer
+    XWbWait   = 4'd3,   // written back; wait for B
+    XDirReq   = 4'd4,   // write the directory entry
+    XDirWait  = 4'd5,
+    XOldReq   = 4'd6,   // read the directory entry as it is
+    XOldWait  = 4'd7,
+    XPageReq  = 4'd8,   // read the first word of QPC slot x_slot_q of the old page
+    XPageWait = 4'd9,
+    XDrop     = 4'd10   // drop the page's (now clean) lines, one per cycle
   } maint_e;
 
   maint_e                  x_state_q;
   qpm_pkg::ctx_req_t       x_req_q;
   logic [LineW-1:0]        x_line_q;
   logic                    x_error_q;
+  logic                    x_old_valid_q;            // the entry was mapped
+  logic [63:12]            x_old_page_q;             // ... to this page
+  logic [PageBits-1:0]     x_slot_q;                 // page scan position
+  logic [DirIdxW:0]        mapped_count_q;           // mapped directory entries
 
   // ---------------------------------------------------------------------------------
   // Main pipe: pick a request (a replay before a new one) and decide it
@@ -376,14 +379,13 @@ module qpm_qpc_cache #(
     p_merge    = 1'b0;
     p_wait     = 1'b0;
     r_in_range = (32'(r.index) < qpn_limit_i);
-    map_idx    = page_of(r.index);
     if (r_valid) begin
       if (r_is_replay && m_status_q[r_replay_mshr] != qpm_pkg::CtxOk) begin
         p_act    = PRespond;               // the fill failed: so does every waiter
         p_status = m_status_q[r_replay_mshr];
       end else if (r.op == qpm_pkg::CtxSync || r.op == qpm_pkg::CtxDirWrite) begin
         if (all_mshrs_free && p_valid_q == '0 && !wb_valid_q && !wb_load_q) p_act = PMaint;
-      end else if (!r_in_range || !map_valid) begin
+      end else if (!r_in_range) begin
         p_act     = PRespond;
         p_status  = qpm_pkg::CtxUnmapped;  // refused before any memory access
         p_refused = r.op != qpm_pkg::CtxPrefetch;
@@ -548,7 +550,8 @@ module qpm_qpc_cache #(
   assign m_fill_addr = {m_addr_q[sched], 6'b0};
   assign mem_sched_read = sched_any && mem_port_free
                        && (m_state_q[sched] == MDirReq || m_state_q[sched] == MFillReq);
-  assign mem_x_dir = x_state_q == XDirReq && !wb_valid_q;
+  assign mem_x_dir = (x_state_q == XDirReq || x_state_q == XOldReq || x_state_q == XPageReq)
+                  && !wb_valid_q;
 
   always_comb begin
     mem_req_valid_o = 1'b0;
@@ -570,10 +573,12 @@ module qpm_qpc_cache #(
       mem_req_addr_o  = (m_state_q[sched] == MFillReq) ? m_fill_addr : m_dir_addr;
     end else if (mem_x_dir) begin
       mem_req_valid_o = 1'b1;
-      mem_req_write_o = 1'b1;
+      mem_req_write_o = x_state_q == XDirReq;
       mem_req_id_o    = MaintId;
       mem_req_line_o  = 1'b0;
-      mem_req_addr_o  = qpt_base_i + (64'(x_req_q.index[DirIdxW-1:0]) << 3);
+      mem_req_addr_o  = (x_state_q == XPageReq)
+                      ? {x_old_page_q, 12'b0} + (64'(x_slot_q) << 6)  // word 0 holds valid
+                      : qpt_base_i + (64'(x_req_q.index[DirIdxW-1:0]) << 3);
       mem_req_wdata_o = {448'b0, x_req_q.dir_entry};
     end
   end
@@ -585,12 +590,12 @@ module qpm_qpc_cache #(
   logic            x_line_in_page, x_needs_wb, x_drops;
   assign x_line_qpn     = {tag_q[x_line_q], x_line_q[LineW-1 -: SetW]};
   assign x_line_in_page = page_of(x_line_qpn) == x_req_q.index[DirIdxW-1:0];
-  // SYNC writes dirty lines back; MAP/UNMAP writes back and drops the page's lines.
-  assign x_drops    = x_req_q.op == qpm_pkg::CtxDirWrite && valid_q[x_line_q] && x_line_in_page;
+  // SYNC writes dirty lines back; MAP/UNMAP writes back the page's lines, and drops
+  // them (XDrop) once it knows the page holds no valid QP.
+  assign x_drops    = valid_q[x_line_q] && x_line_in_page;
   assign x_needs_wb = valid_q[x_line_q] && dirty_q[x_line_q]
                    && (x_req_q.op == qpm_pkg::CtxSync || x_line_in_page);
   assign xread_now  = x_state_q == XScan && x_needs_wb && !wb_valid_q;
-  assign busy_idx   = r.index[DirIdxW-1:0];
 
   // ---------------------------------------------------------------------------------
   // The RAM port
@@ -637,20 +642,15 @@ module qpm_qpc_cache #(
   logic [qpm_pkg::NumCounters-1:0] count_d;
   logic                 stall_counted_q;
 
-  // Directory-table side effects.
+  // Directory-cache side effects.
+  logic maint_rsp, walk_unmapped;
+  assign maint_rsp     = mem_rsp_valid_i && mem_rsp_id_i == MaintId;
+  assign walk_unmapped = mem_rsp_valid_i && !mem_rsp_write_i && (32'(mem_rsp_id_i) < Mshrs)
+                      && m_state_q[rsp_m] == MDirWait && !mem_rsp_error_i && !mem_rsp_rdata_i[0];
   always_comb begin
-    adj_valid = 1'b0;
-    adj_up    = r.wdata.valid;
-    adj_idx   = page_of(r.index);
-    if (p_act == PWriteHit && qpc_valid_q[r_line] != r.wdata.valid) adj_valid = 1'b1;
-    set_valid  = 1'b0;
-    set_idx    = x_req_q.index[DirIdxW-1:0];
-    set_mapped = x_req_q.dir_entry[0];
-    // The shadow follows the directory only once memory took the write.
-    if (x_state_q == XDirWait && mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_id_i == MaintId
-        && !mem_rsp_error_i) begin
-      set_valid = 1'b1;
-    end
+    // The cached entry goes once memory took the directory write.
+    inval_idx = x_req_q.index[DirIdxW-1:0];
+    dir_inval = x_state_q == XDirWait && maint_rsp && mem_rsp_write_i && !mem_rsp_error_i;
     dir_fill_valid = 1'b0;
     fill_idx       = page_of(m_qpn_q[rsp_m]);
     dir_fill_page  = mem_rsp_rdata_i[63:12];
@@ -660,6 +660,7 @@ module qpm_qpc_cache #(
       dir_fill_valid = 1'b1;
     end
   end
+  assign mapped_any_o = mapped_count_q != '0;
 
   // Event counters (registered one cycle late; docs/qp-table.md says what each counts).
   logic p_hit_served, pipe_wait_starts, victim_taken, victim_wait_starts;
@@ -680,14 +681,10 @@ module qpm_qpc_cache #(
                                    && (mem_rsp_id_i != MaintId || x_state_q == XWbWait);
     count_d[qpm_pkg::CntWalks]      = sched_any && m_state_q[sched] == MDir;
     count_d[qpm_pkg::CntDirHits]    = sched_any && m_state_q[sched] == MDir && dir_walk_hit;
-    count_d[qpm_pkg::CntRefused]    = p_refused;
+    count_d[qpm_pkg::CntRefused]    = p_refused || walk_unmapped;
     count_d[qpm_pkg::CntMemErrors]  = mem_rsp_valid_i && mem_rsp_error_i;
     count_d[qpm_pkg::CntMissWaits]  = pipe_wait_starts || victim_wait_starts;
   end
-
-  // Busy check for MAP/UNMAP happens when the engine takes the request.
-  logic x_start_busy;
-  assign x_start_busy = p_act == PMaint && r.op == qpm_pkg::CtxDirWrite && dir_busy;
 
   // Next-state copies of every register (STYLE.md §2.4: flops only take q <= d).
   logic [Lines-1:0]            valid_d, dirty_d, pinned_d, reserved_d, qpc_valid_d;
@@ -711,7 +708,10 @@ module qpm_qpc_cache #(
   maint_e                      x_state_d;
   qpm_pkg::ctx_req_t           x_req_d;
   logic [LineW-1:0]            x_line_d;
-  logic                        x_error_d;
+  logic                        x_error_d, x_old_valid_d;
+  logic [63:12]                x_old_page_d;
+  logic [PageBits-1:0]         x_slot_d;
+  logic [DirIdxW:0]            mapped_count_d;
   logic                        rsp_valid_d, rsp_from_ram_d, stall_counted_d;
   logic [qpm_pkg::CtxTagW-1:0] rsp_tag_d;
   qpm_pkg::ctx_status_e        rsp_status_d;
@@ -735,6 +735,10 @@ module qpm_qpc_cache #(
     x_req_d = x_req_q;
     x_line_d = x_line_q;
     x_error_d = x_error_q;
+    x_old_valid_d  = x_old_valid_q;
+    x_old_page_d   = x_old_page_q;
+    x_slot_d       = x_slot_q;
+    mapped_count_d = mapped_count_q;
     rsp_valid_d = rsp_valid_q;
     rsp_from_ram_d = rsp_from_ram_q;
     rsp_tag_d = rsp_tag_q;
@@ -813,13 +817,9 @@ module qpm_qpc_cache #(
       PMaint: begin
         x_req_d   = r;
         x_line_d  = '0;
+        x_slot_d  = '0;
         x_error_d = 1'b0;
-        if (x_start_busy) begin
-          rsp_valid_d  = 1'b1;
-          rsp_status_d = qpm_pkg::CtxBusy;
-        end else begin
-          x_state_d = XScan;
-        end
+        x_state_d = (r.op == qpm_pkg::CtxDirWrite) ? XOldReq : XScan;
       end
       default: ;
     endcase
@@ -931,8 +931,8 @@ module qpm_qpc_cache #(
             x_state_d    = XWbLoad;
           end
         end else begin
-          if (x_drops) valid_d[x_line_q] = 1'b0;
           if (32'(x_line_q) == Lines - 1) begin
+            x_line_d = '0;
             // A failed write-back leaves the directory entry as it was (INT_ERR).
             if (x_req_q.op == qpm_pkg::CtxSync || x_error_q) begin
               x_state_d    = XIdle;
@@ -940,7 +940,8 @@ module qpm_qpc_cache #(
               rsp_tag_d    = x_req_q.tag;
               rsp_status_d = x_error_q ? qpm_pkg::CtxMemErr : qpm_pkg::CtxOk;
             end else begin
-              x_state_d = XDirReq;
+              // Memory now holds every QPC of the page: look for a valid one.
+              x_state_d = x_old_valid_q ? XPageReq : XDirReq;
             end
           end else begin
             x_line_d = x_line_q + LineW'(1);
@@ -955,13 +956,54 @@ module qpm_qpc_cache #(
           x_state_d         = XScan;   // the same line again: now clean
         end
       end
+      XOldReq: if (mem_x_dir && mem_req_ready_i) x_state_d = XOldWait;
+      XOldWait: begin
+        if (maint_rsp && !mem_rsp_write_i) begin
+          x_old_valid_d = mem_rsp_rdata_i[0];
+          x_old_page_d  = mem_rsp_rdata_i[63:12];
+          if (mem_rsp_error_i) begin
+            x_state_d    = XIdle;     // nothing changed
+            rsp_valid_d  = 1'b1;
+            rsp_tag_d    = x_req_q.tag;
+            rsp_status_d = qpm_pkg::CtxMemErr;
+          end else begin
+            x_state_d = XScan;
+          end
+        end
+      end
+      XPageReq: if (mem_x_dir && mem_req_ready_i) x_state_d = XPageWait;
+      XPageWait: begin
+        if (maint_rsp && !mem_rsp_write_i) begin
+          if (mem_rsp_error_i || mem_rsp_rdata_i[0]) begin
+            // A valid QP (or a word that cannot be read) keeps the page: nothing changes.
+            x_state_d    = XIdle;
+            rsp_valid_d  = 1'b1;
+            rsp_tag_d    = x_req_q.tag;
+            rsp_status_d = mem_rsp_error_i ? qpm_pkg::CtxMemErr : qpm_pkg::CtxBusy;
+          end else if (32'(x_slot_q) == (1 << PageBits) - 1) begin
+            x_state_d = XDrop;
+          end else begin
+            x_slot_d  = x_slot_q + PageBits'(1);
+            x_state_d = XPageReq;
+          end
+        end
+      end
+      XDrop: begin
+        if (x_drops) valid_d[x_line_q] = 1'b0;
+        if (32'(x_line_q) == Lines - 1) x_state_d = XDirReq;
+        else                            x_line_d = x_line_q + LineW'(1);
+      end
       XDirReq: if (mem_x_dir && mem_req_ready_i) x_state_d = XDirWait;
       XDirWait: begin
-        if (mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_id_i == MaintId) begin
+        if (maint_rsp && mem_rsp_write_i) begin
           x_state_d    = XIdle;
           rsp_valid_d  = 1'b1;
           rsp_tag_d    = x_req_q.tag;
           rsp_status_d = (x_error_q || mem_rsp_error_i) ? qpm_pkg::CtxMemErr : qpm_pkg::CtxOk;
+          if (!mem_rsp_error_i && x_old_valid_q != x_req_q.dir_entry[0]) begin
+            mapped_count_d = x_req_q.dir_entry[0] ? mapped_count_q + (DirIdxW + 1)'(1)
+                                                  : mapped_count_q - (DirIdxW + 1)'(1);
+          end
         end
       end
       default: ;
@@ -987,6 +1029,10 @@ module qpm_qpc_cache #(
       x_req_q <= '0;
       x_line_q <= '0;
       x_error_q <= 1'b0;
+      x_old_valid_q  <= 1'b0;
+      x_old_page_q   <= '0;
+      x_slot_q       <= '0;
+      mapped_count_q <= '0;
       rsp_valid_q <= 1'b0;
       rsp_from_ram_q <= 1'b0;
       rsp_tag_q <= '0;
@@ -1012,6 +1058,10 @@ module qpm_qpc_cache #(
       x_req_q <= x_req_d;
       x_line_q <= x_line_d;
       x_error_q <= x_error_d;
+      x_old_valid_q  <= x_old_valid_d;
+      x_old_page_q   <= x_old_page_d;
+      x_slot_q       <= x_slot_d;
+      mapped_count_q <= mapped_count_d;
       rsp_valid_q <= rsp_valid_d;
       rsp_from_ram_q <= rsp_from_ram_d;
       rsp_tag_q <= rsp_tag_d;

@@ -95,7 +95,7 @@ void AxiMemory::sample(const AxiMasterOut &m) {
       failed_reads_.push_back(b.addr);
       b.garbage = static_cast<uint8_t>(std::uniform_int_distribution<unsigned>(1, 255)(rng_));
     }
-    if (observer_) observer_('R', b.addr, b.error);
+    if (observer_) observer_('R', b.addr, b.error, b.id);
     for (uint32_t beat = 0; beat <= b.len; ++beat) {
       const BeatLanes l = beat_lanes(b.addr, b.size, beat);
       AxiBeat data{};
@@ -274,7 +274,7 @@ void AxiMemory::offer_write_response() {
   } else {
     for (const auto &[addr, byte] : b.write_data) write_byte(addr, byte);
   }
-  if (observer_) observer_('W', b.addr, b.error);
+  if (observer_) observer_('W', b.addr, b.error, b.id);
   out_.bvalid = true;
   out_.bid = b.id;
   out_.bresp = b.error ? kRespSlverr : kRespOkay;

@@ -97,8 +97,8 @@ class AxiMemory : public TbExtension {
   // Start addresses of the write bursts answered with SLVERR, in B order.
   const std::vector<uint64_t> &failed_writes() const { return failed_writes_; }
   // Called once per burst: 'R' at its AR handshake, 'W' when its B is offered, with the
-  // start address and whether it answers an error. For traffic accounting by region.
-  using BurstObserver = std::function<void(char dir, uint64_t addr, bool error)>;
+  // start address, whether it answers an error and its AXI ID. For traffic accounting.
+  using BurstObserver = std::function<void(char dir, uint64_t addr, bool error, uint32_t id)>;
   void set_observer(BurstObserver obs) { observer_ = std::move(obs); }
   // Whether [begin, end) lies inside the regions the host has mapped.
   bool is_mapped(uint64_t begin, uint64_t end) const { return mapped(begin, end); }

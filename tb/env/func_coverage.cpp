@@ -17,8 +17,8 @@ const std::vector<Status> kStatuses = {Status::Ok,     Status::IntErr,  Status::
 // Which answers each opcode can give in a run with memory errors (the merge over the
 // regression's profiles should hit them all).
 const std::vector<std::pair<Opcode, std::vector<Status>>> kAnswers = {
-    {Opcode::MapPage, {Status::Ok, Status::BadParam, Status::ResBusy}},
-    {Opcode::UnmapPage, {Status::Ok, Status::BadParam, Status::ResBusy}},
+    {Opcode::MapPage, {Status::Ok, Status::IntErr, Status::BadParam, Status::ResBusy}},
+    {Opcode::UnmapPage, {Status::Ok, Status::IntErr, Status::BadParam, Status::ResBusy}},
     {Opcode::CreateQp,
      {Status::Ok, Status::IntErr, Status::BadParam, Status::BadRes, Status::ResBusy}},
     {Opcode::ModifyQp,

@@ -8,7 +8,7 @@ namespace qpm {
 
 const std::vector<const char *> kCounterNames = {
     "hits",  "misses",   "merged",  "evictions",  "writebacks",
-    "walks", "dir_hits", "refused", "mem_errors", "miss_waits"};
+    "walks", "dir_hits", "refused", "mem_errors", "miss_waits", "csr_refused"};
 
 namespace {
 constexpr uint64_t kPageBytes = 4096;
@@ -18,7 +18,11 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
     : opt_(opt),
       rng_(opt.seed),
       tb_(opt.config, opt.seed, opt.trace_path),
-      model_(tb_.config().params),
+      model_([&] {
+        Config c = tb_.config().params;
+        if (opt.qpn_limit != 0) c.qpn_limit = opt.qpn_limit;
+        return c;
+      }()),
       memory_(rng_, opt.mem),
       csr_(rng_, opt.csr_stall_prob),
       scoreboard_(
@@ -33,11 +37,22 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   tb_.add(&cmd_monitor_);
   tb_.add(&monitor_);
   tb_.add(&streams_);
-  memory_.set_observer([this](char dir, uint64_t addr, bool error) {
+  memory_.set_observer([this](char dir, uint64_t addr, bool error, uint32_t id) {
     const bool directory = addr >= kQptBase && addr < kQptBase + uint64_t{model_.config().dir_entries} * 8;
     if (dir == 'R') {
+      // The maintenance engine (MAP/UNMAP_PAGE) uses the ID after the miss registers.
+      if (id >= tb_.config().mshrs) {
+        ++traffic_.maint_reads;
+        if (error) ++traffic_.maint_read_errors;
+        return;
+      }
       ++(directory ? traffic_.dir_reads : traffic_.qpc_reads);
       if (error) ++(directory ? traffic_.dir_read_errors : traffic_.qpc_read_errors);
+      // A walk's directory read of an unmapped entry ends the walk (no MAP/UNMAP runs
+      // beside a walk, so the model's directory is memory's at this point).
+      if (directory && !error && !model_.dir_entry(static_cast<uint32_t>((addr - kQptBase) / 8)).valid) {
+        ++traffic_.dir_reads_unmapped;
+      }
     } else {
       ++(directory ? traffic_.dir_writes : traffic_.qpc_writes);
       if (error) ++traffic_.write_errors;
@@ -54,22 +69,47 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   write_csr(csr::kQptBaseHi, static_cast<uint32_t>(kQptBase >> 32));
   write_csr(csr::kQpnLimit, cfg.qpn_limit);
   if (opt.map_all_pages) {
-    for (uint32_t i = 0; i < (cfg.qpn_limit >> cfg.page_bits); ++i) {
-      Command map;
-      map.op = Opcode::MapPage;
-      map.dir_index = i;
-      map.page_address = kFirstPage + uint64_t{i} * kPageBytes;
-      if (execute(map).status != Status::Ok) throw std::runtime_error("initial MAP_PAGE failed");
-    }
+    std::vector<uint32_t> all;
+    for (uint32_t i = 0; i < (cfg.qpn_limit >> cfg.page_bits); ++i) all.push_back(i);
+    map_pages(all);
   }
 }
 
+void QpmEnv::map_pages(const std::vector<uint32_t> &dir_indexes) {
+  // Software's setup runs before the memory starts failing.
+  AxiMemoryOptions calm = opt_.mem;
+  calm.read_error_rate = calm.write_error_rate = 0.0;
+  memory_.set_options(calm);
+  for (uint32_t i : dir_indexes) {
+    if (model_.dir_entry(i).valid) continue;
+    Command map;
+    map.op = Opcode::MapPage;
+    map.dir_index = i;
+    map.page_address = kFirstPage + uint64_t{i} * kPageBytes;
+    if (execute(map).status != Status::Ok) throw std::runtime_error("initial MAP_PAGE failed");
+  }
+  memory_.set_options(opt_.mem);
+}
+
 bool QpmEnv::error_could_hit(const Command &cmd, uint64_t since) const {
+  const auto &failed = memory_.failed_reads();
+  // MAP/UNMAP_PAGE read the directory entry, then the old page's QPCs.
+  if (!cmd.use_raw_op && (cmd.op == Opcode::MapPage || cmd.op == Opcode::UnmapPage)) {
+    if (cmd.dir_index >= model_.config().dir_entries) return false;
+    const auto &e = model_.dir_entry(cmd.dir_index);
+    const uint64_t dir = kQptBase + uint64_t{cmd.dir_index} * 8;
+    for (size_t i = since; i < failed.size(); ++i) {
+      if (failed[i] == dir) return true;
+      if (e.valid && failed[i] >= e.page_address && failed[i] < e.page_address + kPageBytes) {
+        return true;
+      }
+    }
+    return false;
+  }
   // A QP command reads its directory entry and its QPC; nothing else can fail it.
   const auto qpc = model_.qpc_address(cmd.qpn);
   if (!qpc) return false;
   const uint64_t dir = kQptBase + uint64_t{cmd.qpn >> model_.config().page_bits} * 8;
-  const auto &failed = memory_.failed_reads();
   for (size_t i = since; i < failed.size(); ++i) {
     if (failed[i] == *qpc || failed[i] == dir) return true;
   }
@@ -248,12 +288,12 @@ std::vector<std::string> QpmEnv::counter_check() {
   };
   const MemoryTraffic &t = traffic_;
   expect("mem_errors (vs errors injected)", value("mem_errors"),
-         t.dir_read_errors + t.qpc_read_errors + t.write_errors);
+         t.dir_read_errors + t.qpc_read_errors + t.maint_read_errors + t.write_errors);
   expect("writebacks (vs QPC write bursts)", value("writebacks"), t.qpc_writes);
   expect("walks (vs misses)", value("walks"), value("misses"));
   expect("walks - dir_hits (vs directory reads)", value("walks") - value("dir_hits"), t.dir_reads);
-  expect("QPC reads (vs walks - directory read errors)", t.qpc_reads,
-         value("walks") - t.dir_read_errors);
+  expect("QPC reads (vs walks - directory read errors - unmapped entries)", t.qpc_reads,
+         value("walks") - t.dir_read_errors - t.dir_reads_unmapped);
   const auto &counts = scoreboard_.status_counts();
   const auto int_err = counts.count(Status::IntErr) ? counts.at(Status::IntErr) : 0;
   if (int_err > value("mem_errors")) {

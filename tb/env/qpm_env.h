@@ -45,6 +45,7 @@ struct EnvOptions {
   double csr_stall_prob = 0.0;      // AXI4-Lite master: delays of each valid and ready
   uint64_t timeout_cycles = 200000;  // per command
   bool map_all_pages = true;        // MAP_PAGE every directory entry below QPN_LIMIT at start
+  uint32_t qpn_limit = 0;           // QPN_LIMIT to program (0: the configuration's, 4096)
   AxiMemoryOptions mem;
 };
 
@@ -52,6 +53,8 @@ struct EnvOptions {
 struct MemoryTraffic {
   uint64_t dir_reads = 0, qpc_reads = 0, dir_writes = 0, qpc_writes = 0;
   uint64_t dir_read_errors = 0, qpc_read_errors = 0, write_errors = 0;
+  uint64_t dir_reads_unmapped = 0;             // walks that found the entry unmapped
+  uint64_t maint_reads = 0, maint_read_errors = 0;  // MAP/UNMAP's entry and page reads
 };
 
 class QpmEnv {
@@ -68,6 +71,9 @@ class QpmEnv {
   // next() sees the model as of the last response, one or two commands behind.
   void run_stream(uint64_t n, const std::function<Command()> &next, unsigned depth = 2);
   void run_cycles(uint64_t n);
+  // MAP_PAGE each of these directory entries (page i at kFirstPage + i * 4 KiB) that is
+  // not mapped yet, with memory errors held off, as software's setup would.
+  void map_pages(const std::vector<uint32_t> &dir_indexes);
 
   // CSR access over AXI4-Lite (blocking).
   uint32_t read_csr(uint32_t addr);
@@ -82,7 +88,8 @@ class QpmEnv {
   std::vector<std::string> final_check();
   // The CSR counters against what the memory model saw, exactly (docs/verification.md):
   // MEM_ERRORS = errors injected, WRITEBACKS = QPC write bursts, WALKS = MISSES,
-  // directory reads = WALKS - DIR_HITS, QPC reads = WALKS - directory read errors.
+  // directory reads = WALKS - DIR_HITS, QPC reads = WALKS - directory read errors -
+  // walks that found the entry unmapped.
   std::vector<std::string> counter_check();
   const MemoryTraffic &traffic() const { return traffic_; }
 

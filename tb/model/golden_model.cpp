@@ -254,9 +254,9 @@ Response GoldenModel::execute(const Command &cmd, bool memory_error) {
     case static_cast<uint8_t>(Opcode::SyncCache):
       return Response{};  // the model has no cache: memory already holds every QPC
     case static_cast<uint8_t>(Opcode::MapPage):
-      return map_page(cmd);
+      return map_page(cmd, memory_error);
     case static_cast<uint8_t>(Opcode::UnmapPage):
-      return unmap_page(cmd);
+      return unmap_page(cmd, memory_error);
     default:
       // Unknown opcodes, and PORT_FAULT until the errors issue implements it.
       return fail(Status::BadOp);
@@ -377,10 +377,13 @@ Response GoldenModel::unpin_qp(const Command &cmd) {
   return ok_with(qpc(cmd.qpn));
 }
 
-Response GoldenModel::map_page(const Command &cmd) {
+// MAP/UNMAP_PAGE read the directory entry and, when it is mapped, the valid bit of each
+// QPC of its page (docs/qp-table.md): a memory error there answers INT_ERR, no change.
+Response GoldenModel::map_page(const Command &cmd, bool memory_error) {
   if (cmd.dir_index >= usable_dir_entries()) return fail(Status::BadParam);
   const uint64_t page_bytes = uint64_t{kQpcBytes} << cfg_.page_bits;
   if (cmd.page_address % page_bytes != 0) return fail(Status::BadParam);
+  if (memory_error) return fail(Status::IntErr);
   DirEntry &e = dir_[cmd.dir_index];
   // Re-pointing a mapped entry is an unmap first: refused while its page holds a QP.
   if (e.valid && page_in_use(e.page_address)) return fail(Status::ResBusy);
@@ -388,8 +391,9 @@ Response GoldenModel::map_page(const Command &cmd) {
   return Response{};
 }
 
-Response GoldenModel::unmap_page(const Command &cmd) {
+Response GoldenModel::unmap_page(const Command &cmd, bool memory_error) {
   if (cmd.dir_index >= usable_dir_entries()) return fail(Status::BadParam);
+  if (memory_error) return fail(Status::IntErr);
   DirEntry &e = dir_[cmd.dir_index];
   if (e.valid && page_in_use(e.page_address)) return fail(Status::ResBusy);
   e = DirEntry{};  // unmapping an unmapped entry is OK; memory keeps the page's bytes

@@ -27,10 +27,11 @@ class GoldenModel {
   explicit GoldenModel(const Config &cfg = Config{});
 
   // Predicts the response to cmd and applies its effect (none when not OK).
-  // memory_error: the memory access the command makes (directory or QPC) answers with
-  // an error. It matters only to CREATE/MODIFY/QUERY/DESTROY/PIN/UNPIN that pass the
-  // limit and mapped-page checks: they answer INT_ERR (zero syndrome, zero QPC) and
-  // change nothing. Every other command ignores it.
+  // memory_error: a memory access the command makes (directory or QPC) answers with
+  // an error. It matters to CREATE/MODIFY/QUERY/DESTROY/PIN/UNPIN that pass the limit
+  // and mapped-page checks, and to MAP/UNMAP_PAGE that pass their parameter checks
+  // (they read the directory entry and the old page's valid bits): they answer INT_ERR
+  // (zero syndrome, zero QPC) and change nothing. Every other command ignores it.
   Response execute(const Command &cmd) { return execute(cmd, false); }
   Response execute(const Command &cmd, bool memory_error);
 
@@ -75,8 +76,8 @@ class GoldenModel {
   Response destroy_qp(const Command &cmd);
   Response pin_qp(const Command &cmd);
   Response unpin_qp(const Command &cmd);
-  Response map_page(const Command &cmd);
-  Response unmap_page(const Command &cmd);
+  Response map_page(const Command &cmd, bool memory_error);
+  Response unmap_page(const Command &cmd, bool memory_error);
   Response query_qp(const Command &cmd) const;
 
   // Directory entries software may map: qpn_limit >> page_bits.

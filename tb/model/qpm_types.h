@@ -94,7 +94,7 @@ struct Config {
   uint32_t max_rd_atomic = 16;
   uint32_t page_bits = 6;     // QPCs per directory page = 2^page_bits (64 B each)
   uint32_t max_log_q = 15;    // largest log_sq_size / log_rq_size
-  uint32_t dir_entries = 256; // directory entries the hardware shadows (DIR_ENTRIES)
+  uint32_t dir_entries = 1u << 18;  // directory entries (DirEntries): QPN_LIMIT up to 2^24
   uint32_t sets = 64;         // QP cache geometry: set of a QPN = qpn % sets
   uint32_t ways = 4;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <set>
 #include <unordered_set>
 
 #include "qp_trans_table.h"
@@ -17,10 +18,31 @@ RandomStimulus::RandomStimulus(std::mt19937_64 &rng, const GoldenModel &model,
   }
   // Distinct QPNs spread over the whole usable range, not a dense block.
   std::unordered_set<uint32_t> seen;
+  const uint32_t page_qpns = 1u << model.config().page_bits;
+  const uint32_t group = std::min(opt.qps_per_page, page_qpns - 2);
   while (qpns_.size() < opt.qps) {
-    const uint32_t qpn = pick(2, limit - 1);
-    if (seen.insert(qpn).second) qpns_.push_back(qpn);
+    if (group == 0) {
+      const uint32_t qpn = pick(2, limit - 1);
+      if (seen.insert(qpn).second) qpns_.push_back(qpn);
+      continue;
+    }
+    // A fresh page, then up to `group` distinct QPNs in it (below the limit, not 0/1).
+    const uint32_t base = pick(0, (limit - 1) / page_qpns) * page_qpns;
+    if (seen.count(base) || seen.count(base + 1)) continue;  // page taken (markers)
+    seen.insert(base);
+    seen.insert(base + 1);
+    for (uint32_t k = 0; k < 4 * group && qpns_.size() < opt.qps; ++k) {
+      const uint32_t qpn = base + pick(2, page_qpns - 1);
+      if (qpn < limit && seen.insert(qpn).second) qpns_.push_back(qpn);
+      if ((qpns_.size() % group) == 0) break;
+    }
   }
+}
+
+std::vector<uint32_t> RandomStimulus::pages() const {
+  std::set<uint32_t> pages;
+  for (uint32_t q : qpns_) pages.insert(q >> model_.config().page_bits);
+  return {pages.begin(), pages.end()};
 }
 
 uint32_t RandomStimulus::pick(uint32_t lo, uint32_t hi) {

@@ -17,6 +17,10 @@ namespace qpm {
 struct StimulusOptions {
   uint32_t qps = 64;          // distinct QPNs the run works on
   double illegal_rate = 0.2;  // share of commands that are broken on purpose
+  // 0: QPNs drawn uniformly below QPN_LIMIT. N: QPNs in groups of N sharing a page
+  // (pages drawn uniformly), so a run over the whole 24-bit space maps a page per N
+  // QPNs instead of one per QPN.
+  uint32_t qps_per_page = 0;
 };
 
 class RandomStimulus {
@@ -28,6 +32,8 @@ class RandomStimulus {
   Command next();
 
   const std::vector<uint32_t> &qpns() const { return qpns_; }
+  // The directory entries the QPNs live in, each once, ascending.
+  std::vector<uint32_t> pages() const;
 
  private:
   Command create(uint32_t qpn);

@@ -15,6 +15,9 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
       ->check(CLI::Range(1ull, 100000000ull));
   app.add_option("--qps", o.qps, "distinct QPNs a random run works on")
       ->check(CLI::Range(1u, 1u << 24));
+  app.add_option("--qpn-limit", o.qpn_limit,
+                 "QPN_LIMIT (up to 2^24; above 65536 the run maps only the pages it uses)")
+      ->check(CLI::Range(64u, 1u << 24));
   std::vector<std::string> names;
   for (const auto &c : dut_configs()) names.push_back(c.name);
   app.add_option("--config", o.config, "RTL configuration")->check(CLI::IsMember(names));
@@ -42,6 +45,8 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
       ->check(CLI::Range(0.0, 1.0));
 }
 
+bool large_qpn_space(const SimOptions &o) { return o.qpn_limit > 65536; }
+
 bool parse_latency(const std::string &text, uint32_t *lo, uint32_t *hi) {
   const auto colon = text.find(':');
   try {
@@ -62,10 +67,11 @@ bool parse_latency(const std::string &text, uint32_t *lo, uint32_t *hi) {
 
 std::string replay_line(const SimOptions &o, const std::string &program) {
   std::string line = fmt::format(
-      "{} --config {} --seed {} --cmds {} --qps {} --illegal-rate {} --cmd-idle {} "
-      "--rsp-stall {} --csr-stall {} --mem-latency {} --mem-backpressure {} "
+      "{} --config {} --seed {} --cmds {} --qps {} --qpn-limit {} --illegal-rate {} "
+      "--cmd-idle {} --rsp-stall {} --csr-stall {} --mem-latency {} --mem-backpressure {} "
       "--mem-read-error-rate {}",
-      program, o.config, o.seed, o.cmds, o.qps, o.illegal_rate, o.cmd_idle, o.rsp_stall,
+      program, o.config, o.seed, o.cmds, o.qps, o.qpn_limit, o.illegal_rate, o.cmd_idle,
+      o.rsp_stall,
       o.csr_stall, o.mem_latency, o.mem_backpressure, o.mem_read_error_rate);
   if (o.mem_reorder) line += " --mem-reorder";
   if (o.mem_interleave) line += " --mem-interleave";
@@ -80,6 +86,8 @@ EnvOptions env_options(const SimOptions &o) {
   e.cmd_idle_prob = o.cmd_idle;
   e.rsp_stall_prob = o.rsp_stall;
   e.csr_stall_prob = o.csr_stall;
+  e.qpn_limit = o.qpn_limit;
+  e.map_all_pages = !large_qpn_space(o);
   if (!parse_latency(o.mem_latency, &e.mem.latency_min, &e.mem.latency_max)) {
     throw std::invalid_argument("--mem-latency: expected MIN or MIN:MAX cycles (MIN <= MAX), got '" +
                                 o.mem_latency + "'");
@@ -96,7 +104,9 @@ SimResult run_random(const SimOptions &o, QpmEnv &env) {
   StimulusOptions so;
   so.qps = o.qps;
   so.illegal_rate = o.illegal_rate;
+  so.qps_per_page = large_qpn_space(o) ? 32 : 0;
   RandomStimulus stim(env.rng(), env.model(), so);
+  if (large_qpn_space(o)) env.map_pages(stim.pages());
   SimResult r;
   env.scoreboard().set_coverage(&r.coverage);
   const auto t0 = std::chrono::steady_clock::now();

@@ -21,6 +21,7 @@ struct SimOptions {
   uint64_t seed = 1;
   uint64_t cmds = 5000;
   uint32_t qps = 256;
+  uint32_t qpn_limit = 4096;  // above 65536: QPNs in groups of 32 per page, pages mapped on use
   std::string config = "default";
   double illegal_rate = 0.2;
   double cmd_idle = 0.1;
@@ -36,6 +37,8 @@ struct SimOptions {
 
 // Registers every option of a random run on app (the names of README's qpm_sim table).
 void add_sim_options(CLI::App &app, SimOptions &o);
+// A QPN_LIMIT above 65536: the run maps only the pages its QPNs use, 32 QPNs a page.
+bool large_qpn_space(const SimOptions &o);
 // "MIN" or "MIN:MAX" cycles, MIN <= MAX <= 100000.
 bool parse_latency(const std::string &text, uint32_t *lo, uint32_t *hi);
 // The exact command line of the run; program is what to call qpm_sim by.

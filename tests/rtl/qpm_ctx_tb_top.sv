@@ -17,6 +17,7 @@ module qpm_ctx_tb_top #(
   output logic                  rsp_valid_o,
   output qpm_pkg::ctx_rsp_t     rsp_o,
   output logic [qpm_pkg::NumCounters-1:0] count_o,
+  output logic                  mapped_any_o,
   output logic                  m_axi_awvalid_o,
   input  logic                  m_axi_awready_i,
   output logic [3:0]            m_axi_awid_o,
@@ -83,7 +84,8 @@ module qpm_ctx_tb_top #(
     .mem_rsp_id_i    (mem_rsp_id),
     .mem_rsp_error_i (mem_rsp_error),
     .mem_rsp_rdata_i (mem_rsp_rdata),
-    .count_o         (count_o)
+    .count_o         (count_o),
+    .mapped_any_o    (mapped_any_o)
   );
 
   qpm_axi_master #(
