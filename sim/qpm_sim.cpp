@@ -100,6 +100,8 @@ int main(int argc, char **argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--fcov", fcov, "write the functional coverage bins of the run as JSON");
   CLI11_PARSE(app, argc, argv);
+  // More QPs than the default table holds: use the whole 24-bit QPN space.
+  if (app.count("--qpn-limit") == 0 && o.qps > o.qpn_limit - 2) o.qpn_limit = 1u << 24;
   if (app.count("--seed") == 0) {
     o.seed = std::random_device{}() ^ (uint64_t{std::random_device{}()} << 32);
   }
