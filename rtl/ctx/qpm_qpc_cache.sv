@@ -111,7 +111,7 @@ module qpm_qpc_cache #(
   // ---------------------------------------------------------------------------------
   // Line state (flops) and the data RAM
   // ---------------------------------------------------------------------------------
-  logic [Lines-1:0] valid_q, dirty_q, pinned_q, reserved_q, qpc_valid_q;
+  logic [Lines-1:0] valid_q, dirty_q, pinned_q, reserved_q;
   logic [TagW-1:0]  tag_q [Lines];
   logic [Ways-2:0]  plru_q [Sets];
 
@@ -687,7 +687,7 @@ module qpm_qpc_cache #(
   end
 
   // Next-state copies of every register (STYLE.md §2.4: flops only take q <= d).
-  logic [Lines-1:0]            valid_d, dirty_d, pinned_d, reserved_d, qpc_valid_d;
+  logic [Lines-1:0]            valid_d, dirty_d, pinned_d, reserved_d;
   logic [TagW-1:0]             tag_d [Lines];
   logic [Ways-2:0]             plru_d [Sets];
   mshr_e                       m_state_d [Mshrs];
@@ -723,7 +723,6 @@ module qpm_qpc_cache #(
     dirty_d = dirty_q;
     pinned_d = pinned_q;
     reserved_d = reserved_q;
-    qpc_valid_d = qpc_valid_q;
     m_waited_d = m_waited_q;
     p_valid_d = p_valid_q;
     wb_load_d = wb_load_q;
@@ -794,7 +793,6 @@ module qpm_qpc_cache #(
         rsp_valid_d      = 1'b1;
         rsp_status_d     = qpm_pkg::CtxOk;
         dirty_d[r_line]  = 1'b1;
-        qpc_valid_d[r_line] = r.wdata.valid;
         // A context written invalid (DESTROY_QP) is no longer pinned.
         if (!r.wdata.valid) pinned_d[r_line] = 1'b0;
       end
@@ -904,7 +902,6 @@ module qpm_qpc_cache #(
               valid_d[fill_line]     = 1'b1;
               dirty_d[fill_line]     = 1'b0;
               pinned_d[fill_line]    = 1'b0;
-              qpc_valid_d[fill_line] = mem_rsp_rdata_i[0];
             end
           end
           default: ;
@@ -1017,7 +1014,6 @@ module qpm_qpc_cache #(
       dirty_q <= '0;
       pinned_q <= '0;
       reserved_q <= '0;
-      qpc_valid_q <= '0;
       m_waited_q <= '0;
       p_valid_q <= '0;
       wb_load_q <= 1'b0;
@@ -1046,7 +1042,6 @@ module qpm_qpc_cache #(
       dirty_q <= dirty_d;
       pinned_q <= pinned_d;
       reserved_q <= reserved_d;
-      qpc_valid_q <= qpc_valid_d;
       m_waited_q <= m_waited_d;
       p_valid_q <= p_valid_d;
       wb_load_q <= wb_load_d;

@@ -106,10 +106,17 @@ bool QpmEnv::error_could_hit(const Command &cmd, uint64_t since) const {
     }
     return false;
   }
-  // A QP command reads its directory entry and its QPC; nothing else can fail it.
+  // A QP command reads its directory entry and its QPC; nothing else can fail it. On
+  // an unmapped page only the directory read happens; at or above the limit, nothing.
+  if (cmd.qpn >= model_.config().qpn_limit) return false;
   const auto qpc = model_.qpc_address(cmd.qpn);
-  if (!qpc) return false;
   const uint64_t dir = kQptBase + uint64_t{cmd.qpn >> model_.config().page_bits} * 8;
+  if (!qpc) {
+    for (size_t i = since; i < failed.size(); ++i) {
+      if (failed[i] == dir) return true;
+    }
+    return false;
+  }
   for (size_t i = since; i < failed.size(); ++i) {
     if (failed[i] == *qpc || failed[i] == dir) return true;
   }

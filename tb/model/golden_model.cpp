@@ -232,8 +232,10 @@ std::vector<std::pair<uint64_t, Qpc>> GoldenModel::memory_qpcs(bool valid_only) 
 Response GoldenModel::execute(const Command &cmd, bool memory_error) {
   const uint8_t op = cmd.opcode_byte();
   if (is_qp_command(op)) {
-    // docs/qp-table.md: the limit, then the directory shadow; neither touches memory.
-    if (!qpc_address(cmd.qpn)) return fail(Status::BadRes);
+    // docs/qp-table.md: the limit touches no memory; an unmapped page is learned from
+    // the directory read, which can itself fail (INT_ERR).
+    if (cmd.qpn >= cfg_.qpn_limit) return fail(Status::BadRes);
+    if (!qpc_address(cmd.qpn)) return fail(memory_error ? Status::IntErr : Status::BadRes);
     // Past those two checks the command reads the QPC (a walk, or the cache): an error
     // answer ends it with INT_ERR before any of its own checks.
     if (memory_error) return fail(Status::IntErr);
