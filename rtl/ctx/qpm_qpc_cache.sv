@@ -997,9 +997,14 @@ module qpm_qpc_cache #(
           rsp_valid_d  = 1'b1;
           rsp_tag_d    = x_req_q.tag;
           rsp_status_d = (x_error_q || mem_rsp_error_i) ? qpm_pkg::CtxMemErr : qpm_pkg::CtxOk;
+          // Entries mapped since reset; an entry software left mapped across a reset
+          // is not counted, and its unmap does not wrap the count below zero.
           if (!mem_rsp_error_i && x_old_valid_q != x_req_q.dir_entry[0]) begin
-            mapped_count_d = x_req_q.dir_entry[0] ? mapped_count_q + (DirIdxW + 1)'(1)
-                                                  : mapped_count_q - (DirIdxW + 1)'(1);
+            if (x_req_q.dir_entry[0]) begin
+              mapped_count_d = mapped_count_q + (DirIdxW + 1)'(1);
+            end else if (mapped_count_q != '0) begin
+              mapped_count_d = mapped_count_q - (DirIdxW + 1)'(1);
+            end
           end
         end
       end

@@ -60,15 +60,15 @@ AxiLiteMasterOut AxiLiteMaster::drive() {
     }
     if (op.is_read) {
       o.arvalid = addr_up_ && !addr_done_;
-      o.araddr = op.addr;
+      o.araddr = o.arvalid ? op.addr : ~op.addr;
       // Ready for the response once the address is taken (it cannot come earlier).
       o.rready = addr_done_ && !stall();
     } else {
       o.awvalid = addr_up_ && !addr_done_;
-      o.awaddr = op.addr;
+      o.awaddr = o.awvalid ? op.addr : ~op.addr;
       o.wvalid = data_up_ && !data_done_;
-      o.wdata = op.data;
-      o.wstrb = 0xf;
+      o.wdata = o.wvalid ? op.data : ~op.data;
+      o.wstrb = o.wvalid ? op.strb : (~op.strb & 0xfu);
       o.bready = addr_done_ && data_done_ && !stall();
     }
   }

@@ -3,7 +3,9 @@
 // Operations are processed one at a time, in the order they were queued. Without stalls
 // a write presents AW and W together; with stalls each of AW and W rises on its own after
 // its own random delay (so either may come first, as AXI4-Lite allows), and each channel
-// drops its valid at its own handshake. The protocol
+// drops its valid at its own handshake. A channel whose valid is low carries garbage
+// (the operation's values inverted), as a real interconnect may: a slave that reads a
+// payload outside its handshake gets it wrong. The protocol
 // logic (sample() before an edge, drive() after it) does not depend on Dut, so it can be
 // tested against a C++ slave; before_edge/after_edge connect it to the CSR port.
 #pragma once
@@ -30,9 +32,11 @@ class AxiLiteMaster : public TbExtension {
   // raised (AR, AW, W) waits another cycle, and bready/rready stay low.
   AxiLiteMaster(std::mt19937_64 &rng, double stall_prob) : rng_(&rng), stall_prob_(stall_prob) {}
 
-  // Queue a full-word write (wstrb 0xf) or a read.
-  void write(uint32_t addr, uint32_t data) { queue_.push_back({false, addr, data}); }
-  void read(uint32_t addr) { queue_.push_back({true, addr, 0}); }
+  // Queue a write (byte strobes: 0xf for the full word) or a read.
+  void write(uint32_t addr, uint32_t data, uint32_t strb = 0xf) {
+    queue_.push_back({false, addr, data, strb});
+  }
+  void read(uint32_t addr) { queue_.push_back({true, addr, 0, 0}); }
   // Nothing queued and nothing on the bus.
   bool idle() const { return queue_.empty(); }
   // Completed operations, oldest first; the caller pops them.
@@ -54,6 +58,7 @@ class AxiLiteMaster : public TbExtension {
     bool is_read;
     uint32_t addr;
     uint32_t data;
+    uint32_t strb;
   };
 
   bool stall();

@@ -220,8 +220,8 @@ uint32_t QpmEnv::read_csr(uint32_t addr) {
   return r.data;
 }
 
-void QpmEnv::write_csr(uint32_t addr, uint32_t data) {
-  csr_.write(addr, data);
+void QpmEnv::write_csr(uint32_t addr, uint32_t data, uint32_t strb) {
+  csr_.write(addr, data, strb);
   wait_csr();
   const AxiLiteResult r = csr_.results().back();
   csr_.results().clear();

@@ -77,7 +77,7 @@ class QpmEnv {
 
   // CSR access over AXI4-Lite (blocking).
   uint32_t read_csr(uint32_t addr);
-  void write_csr(uint32_t addr, uint32_t data);
+  void write_csr(uint32_t addr, uint32_t data, uint32_t strb = 0xf);
   // All event counters, in kCounterNames order, read over AXI4-Lite.
   std::vector<uint32_t> read_counters();
 
