@@ -3,7 +3,8 @@
 #   make sim      build and run the default randomized simulation against the golden model
 #   make test     the CTest suite (Catch2)
 #   make lint     Verilator -Wall lint of every RTL file, zero warnings
-#   make synth    Yosys 0.23 synthesis check and cell summary
+#   make synth    Yosys 0.23 area (NAND2 GE) and logic-level report: build/synth/report.md
+#   make synth-sweep  the same over cache sizes, ways and MSHRs, with a plot
 #   make deps     install the Debian packages that are missing
 #   make regress  the nightly regression: SEEDS seeds x configs x memory profiles, with
 #                 line/toggle and functional coverage (docs/verification.md)
@@ -24,7 +25,7 @@ RTL_FILES := $(shell cat rtl/files.f)
 SEED_ARG  := $(if $(SEED),--seed $(SEED),)
 TOOLS     := verilator yosys cmake g++ lcov
 
-.PHONY: all deps build sim test lint synth clean mutate
+.PHONY: all deps build sim test lint synth synth-sweep clean mutate
 
 all: build
 
@@ -58,6 +59,10 @@ lint: $(BUILD)/.deps-ok
 
 synth: $(BUILD)/.deps-ok
 	scripts/synth.sh
+
+# Area against cache size, ways and MSHRs, one axis at a time (docs/capacity.md).
+synth-sweep: $(BUILD)/.deps-ok
+	scripts/synth_sweep.sh
 
 clean:
 	rm -rf $(BUILD)

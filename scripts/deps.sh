@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages qpm needs, only those missing, saying what it does.
 set -euo pipefail
 pkgs=(verilator yosys catch2 libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev lcov cmake g++ make
-      python3)
+      python3 gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

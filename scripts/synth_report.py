@@ -1,0 +1,721 @@
+#!/usr/bin/env python3
+"""Turns the outputs of scripts/synth.sh into report.md and CSV files.
+
+  synth_report.py point --dir DIR --lib LIB     one configuration (scripts/synth.sh)
+  synth_report.py sweep --out DIR NAME=DIR ...  the sweep table, plot and report section
+                                                (scripts/synth_sweep.sh)
+
+Inputs of a point, all written by Yosys into DIR:
+  stat.txt        `stat -liberty` of the mapped hierarchy: cells and GE per module
+  hier.il         `dump` of every instance of the elaborated hierarchy with its
+                  parameters: instance counts, and the RAM bits from each qpm_ram_1p
+                  instance's Width and Depth
+  ltp_blocks.txt  `ltp -noff` per module: longest path in logic levels, start and end
+  ltp_flat.txt    the same on the flattened design (paths that cross blocks)
+  share_*.txt     GE of the cache's sharing logic (optional)
+  fpga_stat.txt   `stat` after synth_xilinx (optional)
+  times.txt       seconds per step
+Python 3 standard library only.
+"""
+
+import argparse
+import csv
+import datetime
+import os
+import re
+import subprocess
+import sys
+
+# Longest path above this many logic levels is a finding (issue 9).
+LEVELS_LIMIT = 20
+
+# What each RTL module is, for the tables.
+BLOCK_LABELS = {
+    "qpm_top": "top (glue)",
+    "qpm_cmd_unit": "command unit",
+    "qpm_state_enforcer": "state enforcer",
+    "qpm_qp_trans_table": "transition table",
+    "qpm_qpc_reset": "QPC reset values",
+    "qpm_qpc_cache": "QP cache (tags, MSHRs, pipe, arbiter)",
+    "qpm_dir_table": "directory table",
+    "qpm_plru_tree": "PLRU victim tree",
+    "qpm_axi_master": "AXI4 master",
+    "qpm_csr": "CSR block",
+    "qpm_ram_1p": "RAM (black box)",
+}
+RAM_MODULE = "qpm_ram_1p"
+QPC_BITS = 512  # one QPC, 64 bytes in host memory (SPEC.md §3.1)
+
+
+# ---------------------------------------------------------------------------------------
+# Parsers
+# ---------------------------------------------------------------------------------------
+def base_name(module):
+    """The RTL name of a (derived) module: $paramod$<hash>\\qpm_qpc_cache,
+    $paramod\\qpm_plru_tree\\Ways=4 and \\qpm_top give qpm_qpc_cache, qpm_plru_tree, qpm_top."""
+    if module.startswith("$paramod$"):
+        return module.split("\\")[-1]
+    if module.startswith("$paramod\\"):
+        return module.split("\\")[1]
+    return module.lstrip("\\")
+
+
+def parse_liberty(path):
+    """Cell name -> (area, is_flop). The liberty is ours: one attribute per line."""
+    cells = {}
+    current = None
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s*cell\s*\(\s*\"?(\w+)\"?\s*\)", line)
+            if m:
+                current = m.group(1)
+                cells[current] = [0.0, False]
+                continue
+            if current is None:
+                continue
+            m = re.match(r"\s*area\s*:\s*([0-9.]+)", line)
+            if m:
+                cells[current][0] = float(m.group(1))
+            if re.match(r"\s*ff\s*\(", line):
+                cells[current][1] = True
+    return {k: (v[0], v[1]) for k, v in cells.items()}
+
+
+def parse_stat(path):
+    """Module -> {cell type: count}, from `stat` (with or without -liberty)."""
+    modules = {}
+    current = None
+    in_cells = False
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"=== (.*?)( \(partially selected\))? ===$", line.strip())
+            if m:
+                current = m.group(1)
+                modules[current] = {}
+                in_cells = False
+                continue
+            if current is None:
+                continue
+            if re.match(r"\s*Number of cells:", line):
+                in_cells = True
+                continue
+            if in_cells:
+                m = re.match(r"\s+(\S+)\s+(\d+)\s*$", line)
+                if m:
+                    modules[current][m.group(1)] = int(m.group(2))
+                elif line.strip():
+                    in_cells = False
+    return modules
+
+
+def parse_hier(path):
+    """From the `dump` of the elaborated hierarchy: the top module's name, each module's
+    own parameters and its instances [(instance name, cell type, {param: int})]."""
+    modules = {}
+    top = None
+    pending_top = False
+    current = None
+    cell = None
+    with open(path) as f:
+        for line in f:
+            s = line.strip()
+            if s == "attribute \\top 1":
+                pending_top = True
+                continue
+            m = re.match(r"module (\S+)$", s)
+            if m:
+                current = m.group(1)[1:] if m.group(1).startswith("\\") else m.group(1)
+                modules[current] = {"params": {}, "cells": []}
+                if pending_top:
+                    top = current
+                pending_top = False
+                continue
+            if s.startswith("attribute"):
+                continue
+            m = re.match(r"cell (\S+) (\S+)$", s)
+            if m and current:
+                ctype = m.group(1)[1:] if m.group(1).startswith("\\") else m.group(1)
+                cell = (m.group(2).lstrip("\\"), ctype, {})
+                modules[current]["cells"].append(cell)
+                continue
+            m = re.match(r"parameter (?:signed )?\\(\w+) (\S+)$", s)
+            if m and current:
+                value = rtlil_int(m.group(2))
+                if cell is not None:
+                    cell[2][m.group(1)] = value
+                else:
+                    modules[current]["params"][m.group(1)] = value
+                continue
+            if s == "end":
+                if cell is not None:
+                    cell = None
+                else:
+                    current = None
+    return top, modules
+
+
+def rtlil_int(text):
+    """An RTLIL constant: 256, or 32'00000000000000000000000100000000."""
+    m = re.match(r"(\d+)'([01xz]+)$", text)
+    if m:
+        bits = m.group(2).replace("x", "0").replace("z", "0")
+        return int(bits, 2)
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def instance_counts(top, modules):
+    """How many times each module appears under the top module."""
+    counts = {}
+
+    def walk(mod, mult):
+        counts[mod] = counts.get(mod, 0) + mult
+        # hier.il holds only instance cells; a leaf module has no entry of its own.
+        for _inst, ctype, _params in modules.get(mod, {}).get("cells", []):
+            if base_name(ctype) != RAM_MODULE:
+                walk(ctype, mult)
+
+    walk(top, 1)
+    return counts
+
+
+def rams(top, modules, counts):
+    """Every RAM instance: (module, instance, width, depth, copies)."""
+    out = []
+    for mod, data in modules.items():
+        if mod not in counts:
+            continue
+        for inst, ctype, params in data["cells"]:
+            if base_name(ctype) == RAM_MODULE:
+                width, depth = params.get("Width"), params.get("Depth")
+                if width is None or depth is None:
+                    sys.exit(f"synth_report: {mod}.{inst}: no Width/Depth parameter in the hierarchy dump")
+                out.append((mod, inst, width, depth, counts[mod]))
+    return out
+
+
+def signal_name(text):
+    """'\\m_state_q [3]' -> 'm_state_q[3]'; '$abc$12$new_n5_' -> '' (no name)."""
+    text = text.strip()
+    if text.startswith("$") or text.startswith("1'") or text.startswith("{"):
+        return ""
+    text = text.lstrip("\\")
+    return re.sub(r"\s+\[", "[", text)
+
+
+WAYPOINTS = {}  # module -> [(level, named net)] along its longest path
+WAYPOINTS_FLAT = {}
+
+
+def parse_ltp(path):
+    """Module -> (levels, start, end) from `ltp -noff` output."""
+    result = {}
+    current = None
+    lines = []
+
+    def finish():
+        if current is None:
+            return
+        levels, path = current
+        start = end = ""
+        steps = [l for l in path if re.match(r"\s*\d+:", l)]
+        ff = [l for l in path if re.match(r"\s*ff:", l)]
+        if steps:
+            start = signal_name(re.sub(r"^\s*\d+:\s*", "", steps[0]).split(" (via")[0])
+            last = signal_name(re.sub(r"^\s*\d+:\s*", "", steps[-1]).split(" (via")[0])
+            end = last
+        if ff:
+            q = signal_name(re.sub(r"^\s*ff:\s*", "", ff[0]).split(" (via")[0])
+            end = f"{q} (flop)" if q else "a flop"
+        # Named nets along the path (RTL signals that survived mapping), for the report.
+        via = []
+        for l in steps[1:-1]:
+            m = re.match(r"\s*(\d+):\s*(.*?)(?: \(via .*)?$", l)
+            if m:
+                n = signal_name(m.group(2))
+                if n and (not via or via[-1][1].split("[")[0] != n.split("[")[0]):
+                    via.append((int(m.group(1)), n))
+        WAYPOINTS[module] = via
+        result[module] = (levels, start or "(unnamed net)", end or "(unnamed net)")
+
+    module = None
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"Longest topological path in (.*) \(length=(-?\d+)\):", line.strip())
+            if m:
+                finish()
+                module = m.group(1)
+                current = (int(m.group(2)), [])
+                continue
+            if current is not None:
+                current[1].append(line.rstrip("\n"))
+    finish()
+    return result
+
+
+def ltp_key(module):
+    """ltp prints log_id(module): no leading backslash for plain names."""
+    return module[1:] if module.startswith("\\") else module
+
+
+def flat_loops(d):
+    """Named wires on the logic loops `check` found in the flattened design, if any."""
+    path = os.path.join(d, "check_flat.txt")
+    if not os.path.exists(path):
+        return []
+    names = []
+    in_loop = False
+    with open(path) as f:
+        for line in f:
+            if "found logic loop" in line:
+                in_loop = True
+                continue
+            if in_loop:
+                m = re.search(r"wire (\S+)", line)
+                if m:
+                    n = signal_name(m.group(1).replace("$flatten", ""))
+                    if n and n not in names:
+                        names.append(n)
+    return names
+
+
+def parse_times(path):
+    times = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 2:
+                    times[parts[0]] = int(parts[1])
+    return times
+
+
+def hierarchy_totals(stat):
+    return stat.get("design hierarchy", {})
+
+
+def git_describe():
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "rtl"], capture_output=True,
+                               text=True, check=True).stdout.strip()
+        return head + (" + uncommitted RTL changes" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def yosys_version():
+    try:
+        return subprocess.run(["yosys", "-V"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "unknown"
+
+
+# ---------------------------------------------------------------------------------------
+# One configuration
+# ---------------------------------------------------------------------------------------
+def area_of(cells, lib):
+    """(logic GE, flop count, flop GE, unmapped cell types) of a {type: count} table."""
+    logic = flop_ge = 0.0
+    flops = 0
+    unmapped = []
+    for ctype, n in cells.items():
+        if ctype in lib:
+            area, is_flop = lib[ctype]
+            if is_flop:
+                flops += n
+                flop_ge += n * area
+            else:
+                logic += n * area
+        elif ctype.startswith("$") and not ctype.startswith("$paramod"):
+            unmapped.append(ctype)  # a Yosys cell the liberty did not map
+    return logic, flops, flop_ge, unmapped
+
+
+def fmt(x, digits=0):
+    if x is None or x == "":
+        return "–"
+    if isinstance(x, float):
+        return f"{x:,.{digits}f}"
+    return f"{x:,}"
+
+
+def point(args):
+    d = args.dir
+    lib = parse_liberty(args.lib)
+    stat = parse_stat(os.path.join(d, "stat.txt"))
+    top, hier = parse_hier(os.path.join(d, "hier.il"))
+    if top is None:
+        sys.exit("synth_report: no top module in hier.il")
+    counts = instance_counts(top, hier)
+    ram_list = rams(top, hier, counts)
+    ltp = parse_ltp(os.path.join(d, "ltp_blocks.txt"))
+    flat = parse_ltp(os.path.join(d, "ltp_flat.txt"))
+    WAYPOINTS_FLAT.update({k: WAYPOINTS.get(k, []) for k in flat})
+    ltp = parse_ltp(os.path.join(d, "ltp_blocks.txt"))  # again: the flat run shares qpm_top's key
+    times = parse_times(os.path.join(d, "times.txt"))
+
+    # The configuration, from the cache's own parameters in the elaborated design.
+    cache = next((m for m in hier if base_name(m) == "qpm_qpc_cache"), None)
+    cparams = hier[cache]["params"] if cache else {}
+    sets, ways, mshrs = cparams.get("Sets"), cparams.get("Ways"), cparams.get("Mshrs")
+
+    # Per module (own cells only), then per block name across parameterizations.
+    blocks = []
+    unmapped_all = set()
+    for mod, n in sorted(counts.items(), key=lambda kv: kv[0]):
+        if mod not in stat:
+            sys.exit(f"synth_report: module {mod} missing from stat.txt")
+        logic, flops, flop_ge, unmapped = area_of(stat[mod], lib)
+        unmapped_all.update(unmapped)
+        ram_bits = sum(w * dep for (m, _i, w, dep, _c) in ram_list if m == mod)
+        lv, start, end = ltp.get(ltp_key(mod), (None, "", ""))
+        blocks.append({
+            "module": base_name(mod), "instances": n,
+            "ge_logic": logic * n, "flops": flops * n, "ge_flops": flop_ge * n,
+            "ram_bits": ram_bits * n, "levels": lv, "path_start": start, "path_end": end,
+            "via": WAYPOINTS.get(ltp_key(mod), []),
+        })
+    if unmapped_all:
+        sys.exit("synth_report: cells left unmapped by the liberty: " + ", ".join(sorted(unmapped_all)))
+
+    # Cross-check against Yosys' own total of the hierarchy.
+    tot_logic, tot_flops, tot_flop_ge, _ = area_of(hierarchy_totals(stat), lib)
+    sum_logic = sum(b["ge_logic"] for b in blocks)
+    if hierarchy_totals(stat) and abs(tot_logic - sum_logic) > 1.0:
+        sys.exit(f"synth_report: per-module logic GE {sum_logic:.1f} != hierarchy total {tot_logic:.1f}")
+
+    ge_logic = sum(b["ge_logic"] for b in blocks)
+    ge_flops = sum(b["ge_flops"] for b in blocks)
+    flops = sum(b["flops"] for b in blocks)
+    ram_bits = sum(w * dep * c for (_m, _i, w, dep, c) in ram_list)
+    worst = max((b for b in blocks if b["levels"] is not None), key=lambda b: b["levels"])
+    flat_levels, flat_start, flat_end = next(iter(flat.values()), (None, "", ""))
+
+    cache_row = next((b for b in blocks if b["module"] == "qpm_qpc_cache"), None)
+    share = share_numbers(d, lib, (cache_row["ge_logic"] + cache_row["ge_flops"]) / cache_row["instances"]
+                          if cache_row else None)
+    fpga = fpga_numbers(d)
+    summary = {
+        "sets": sets, "ways": ways, "mshrs": mshrs,
+        "cached_qps": sets * ways if sets and ways else None,
+        "ge_total": ge_logic + ge_flops, "ge_logic": ge_logic, "ge_flops": ge_flops,
+        "flops": flops, "ram_bits": ram_bits,
+        "worst_levels": worst["levels"], "worst_block": worst["module"],
+        "flat_levels": flat_levels,
+        "share_ge": share["ge"] if share else None,
+        "share_pct_total": (100.0 * share["ge"] / (ge_logic + ge_flops)) if share else None,
+        "share_pct_cache": (100.0 * share["ge"] / share["cache_ge"]) if share else None,
+        "fpga_lut": fpga["lut"] if fpga else None, "fpga_ff": fpga["ff"] if fpga else None,
+        "fpga_bram36": fpga["bram36"] if fpga else None,
+        "fpga_lutram": fpga["lutram"] if fpga else None,
+        "seconds": times.get("total"),
+    }
+    if summary["cached_qps"]:
+        summary["bits_per_qp"] = (ram_bits + flops) / summary["cached_qps"]
+    else:
+        summary["bits_per_qp"] = None
+
+    write_csv(os.path.join(d, "blocks.csv"),
+              ["module", "label", "instances", "ge_logic", "flops", "ge_flops", "ge_total",
+               "ram_bits", "levels", "path_start", "path_end"],
+              [[b["module"], BLOCK_LABELS.get(b["module"], b["module"]), b["instances"],
+                round(b["ge_logic"], 1), b["flops"], round(b["ge_flops"], 1),
+                round(b["ge_logic"] + b["ge_flops"], 1), b["ram_bits"], b["levels"],
+                b["path_start"], b["path_end"]] for b in blocks])
+    write_csv(os.path.join(d, "rams.csv"), ["module", "instance", "width", "depth", "copies", "bits"],
+              [[base_name(m), i, w, dep, c, w * dep * c] for (m, i, w, dep, c) in ram_list])
+    keys = ["sets", "ways", "mshrs", "cached_qps", "ge_total", "ge_logic", "ge_flops", "flops",
+            "ram_bits", "bits_per_qp", "worst_levels", "worst_block", "flat_levels", "share_ge",
+            "share_pct_total", "share_pct_cache", "fpga_lut", "fpga_ff", "fpga_bram36",
+            "fpga_lutram", "seconds"]
+    write_csv(os.path.join(d, "summary.csv"), keys,
+              [[round(summary[k], 1) if isinstance(summary[k], float) else summary[k] for k in keys]])
+    if fpga:
+        write_csv(os.path.join(d, "fpga.csv"), ["resource", "count"],
+                  [[k, v] for k, v in sorted(fpga["cells"].items())])
+
+    write_point_report(d, summary, blocks, ram_list, (flat_levels, flat_start, flat_end),
+                       share, fpga, times)
+    print_summary(d, summary, worst)
+
+
+def share_numbers(d, lib, cache_ge):
+    """GE of the sharing-logic cones in the cache (share_stat.txt), against the cache."""
+    sel = os.path.join(d, "share_stat.txt")
+    if not os.path.exists(sel) or not cache_ge:
+        return None
+    ge = 0.0
+    for mod, cells in parse_stat(sel).items():
+        if base_name(mod) == "qpm_qpc_cache":
+            ge += area_of(cells, lib)[0]
+    names = []
+    names_file = os.path.join(d, "share_names.txt")
+    if os.path.exists(names_file):
+        with open(names_file) as f:
+            names = sorted({l.strip().split("/")[-1].lstrip("\\") for l in f if "/" in l})
+    return {"ge": ge, "cache_ge": cache_ge, "names": names}
+
+
+def fpga_numbers(d):
+    path = os.path.join(d, "fpga_stat.txt")
+    if not os.path.exists(path):
+        return None
+    stat = parse_stat(path)
+    cells = hierarchy_totals(stat) or next(iter(stat.values()))
+    lut = sum(n for c, n in cells.items() if re.match(r"LUT[1-6]$", c))
+    ff = sum(n for c, n in cells.items() if re.match(r"FD[CPRS]E?$", c))
+    bram36 = cells.get("RAMB36E1", 0) + 0.5 * cells.get("RAMB18E1", 0)
+    lutram = sum(n for c, n in cells.items() if re.match(r"RAM(32|64|128|256)", c))
+    return {"lut": lut, "ff": ff, "bram36": bram36, "lutram": lutram, "cells": cells}
+
+
+def write_csv(path, header, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def write_point_report(d, s, blocks, ram_list, flat, share, fpga, times):
+    L = []
+    L.append("# qpm synthesis report")
+    L.append("")
+    L.append(f"Generated by `scripts/synth.sh` on {datetime.date.today().isoformat()}, "
+             f"RTL at {git_describe()}, {yosys_version()}, liberty `constraints/qpm_ge.lib` "
+             "(areas in NAND2 gate equivalents, GE).")
+    L.append("")
+    L.append(f"Configuration: Sets = {s['sets']}, Ways = {s['ways']}, Mshrs = {s['mshrs']} "
+             f"({fmt(s['cached_qps'])} cached QPs).")
+    L.append("")
+    L.append("| total GE | logic GE | flip-flops | flop GE | SRAM bits | on-chip bits per cached QP | worst levels (block) | across blocks |")
+    L.append("|---:|---:|---:|---:|---:|---:|---|---:|")
+    L.append(f"| {fmt(s['ge_total'])} | {fmt(s['ge_logic'])} | {fmt(s['flops'])} | {fmt(s['ge_flops'])} "
+             f"| {fmt(s['ram_bits'])} | {fmt(s['bits_per_qp'], 1)} | {s['worst_levels']} ({s['worst_block']}) "
+             f"| {fmt(flat[0])} |")
+    L.append("")
+    L.append("SRAM bits are the RAM wrapper's instances (`qpm_ram_1p`, a black box here: an SRAM "
+             "macro, not flip-flops); they are not in the GE columns. On-chip bits per cached QP = "
+             "(SRAM bits + flip-flops) / cached QPs.")
+    L.append("")
+    L.append("## Blocks")
+    L.append("")
+    L.append("Per module of the hierarchy, its own cells (children are their own rows). Levels: "
+             "the longest path inside the module on the mapped netlist, in cells, from a flip-flop, "
+             "RAM output, submodule output or input port to a flip-flop, RAM input, submodule "
+             "input or output port (`ltp -noff`).")
+    L.append("")
+    L.append("| block | module | logic GE | flops | flop GE | total GE | SRAM bits | levels | longest path |")
+    L.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    for b in sorted(blocks, key=lambda b: -(b["ge_logic"] + b["ge_flops"])):
+        path = ""
+        if b["levels"] is not None:
+            hops = [f"`{b['path_start']}`"] + [f"`{n}` ({lv})" for lv, n in b["via"]] + [f"`{b['path_end']}`"]
+            path = " → ".join(hops)
+        L.append(f"| {BLOCK_LABELS.get(b['module'], b['module'])} | `{b['module']}`"
+                 f"{' ×' + str(b['instances']) if b['instances'] > 1 else ''} "
+                 f"| {fmt(b['ge_logic'])} | {fmt(b['flops'])} | {fmt(b['ge_flops'])} "
+                 f"| {fmt(b['ge_logic'] + b['ge_flops'])} | {fmt(b['ram_bits'])} | {fmt(b['levels'])} | {path} |")
+    L.append(f"| **total** | | **{fmt(s['ge_logic'])}** | **{fmt(s['flops'])}** | **{fmt(s['ge_flops'])}** "
+             f"| **{fmt(s['ge_total'])}** | **{fmt(s['ram_bits'])}** | | |")
+    L.append("")
+    L.append("## RAMs")
+    L.append("")
+    L.append("From the Width and Depth parameters of every `qpm_ram_1p` instance in the elaborated "
+             "hierarchy (`hier.il`).")
+    L.append("")
+    L.append("| module | instance | width | depth | bits |")
+    L.append("|---|---|---:|---:|---:|")
+    for (m, i, w, dep, c) in ram_list:
+        L.append(f"| `{base_name(m)}` | `{i}`{' ×' + str(c) if c > 1 else ''} | {w} | {dep} | {fmt(w * dep * c)} |")
+    L.append("")
+    L.append("## Timing proxy")
+    L.append("")
+    flat_via = next(iter(WAYPOINTS_FLAT.values()), [])
+    L.append(f"Across blocks (flattened design): {fmt(flat[0])} levels, "
+             + " → ".join([f"`{flat[1]}`"] + [f"`{n}` ({lv})" for lv, n in flat_via] + [f"`{flat[2]}`"]) + ".")
+    L.append("")
+    L.append("Numbers in parentheses: the logic level at which the path passes a named RTL signal. "
+             "The liberty has no delays, so abc maps for area and adders stay ripple-carry: a wide "
+             "add counts about one level per bit, where a timing-driven mapper would need about "
+             "log2(bits).")
+    L.append("")
+    deep = [b for b in blocks if b["levels"] is not None and b["levels"] > LEVELS_LIMIT]
+    if flat[0] is not None and flat[0] > LEVELS_LIMIT:
+        deep_flat = True
+    else:
+        deep_flat = False
+    loops = flat_loops(d)
+    if deep or deep_flat or loops:
+        L.append(f"**Findings** (a stage deeper than {LEVELS_LIMIT} levels):")
+        L.append("")
+        for b in sorted(deep, key=lambda b: -b["levels"]):
+            L.append(f"- `{b['module']}`: {b['levels']} levels, `{b['path_start']}` → `{b['path_end']}`")
+        if deep_flat:
+            L.append(f"- across blocks: {flat[0]} levels, `{flat[1]}` → `{flat[2]}`")
+        if loops:
+            L.append("- a combinational loop exists only across module boundaries (Yosys `check` "
+                     "on the flattened netlist; each block alone has none), through: "
+                     + ", ".join(f"`{w}`" for w in loops[:8]) + (" ..." if len(loops) > 8 else ""))
+    else:
+        L.append(f"No stage deeper than {LEVELS_LIMIT} levels.")
+    L.append("")
+    if share:
+        L.append("## Sharing logic of the QP cache")
+        L.append("")
+        L.append(f"{fmt(share['ge'])} GE: {s['share_pct_cache']:.1f} % of the cache "
+                 f"({fmt(share['cache_ge'])} GE) and {s['share_pct_total']:.1f} % of the total. Measured "
+                 "on the mapped netlist as the input cones (through combinational cells, stopping at "
+                 "flip-flops, RAM outputs, submodule ports and module inputs) of the pipe's and "
+                 "arbiters' decision signals, with the tag lookup and victim choice cut off. Signals "
+                 "found: " + ", ".join(f"`{n}`" for n in share["names"]) + ".")
+        L.append("")
+    if fpga:
+        L.append("## FPGA (Xilinx 7-series, `synth_xilinx -noiopad`)")
+        L.append("")
+        L.append("| LUT | FF | BRAM (36 Kb equivalents) | LUTRAM cells |")
+        L.append("|---:|---:|---:|---:|")
+        L.append(f"| {fmt(fpga['lut'])} | {fmt(fpga['ff'])} | {fpga['bram36']:g} | {fmt(fpga['lutram'])} |")
+        L.append("")
+        L.append("Here the RAM wrapper is read as RTL, so Yosys infers block RAM (or LUTRAM for the "
+                 "small ones); `fpga.csv` lists every cell type.")
+        L.append("")
+    L.append("## Run")
+    L.append("")
+    L.append(", ".join(f"{k}: {v} s" for k, v in times.items()) + ". Logs and Yosys scripts: "
+             f"`{d}/*.log`, `{d}/*.ys`.")
+    L.append("")
+    with open(os.path.join(d, "report.md"), "w") as f:
+        f.write("\n".join(L))
+
+
+def print_summary(d, s, worst):
+    rows = [
+        ("configuration", f"Sets {s['sets']} x Ways {s['ways']}, Mshrs {s['mshrs']} ({s['cached_qps']} cached QPs)"),
+        ("total GE (logic + flops)", f"{s['ge_total']:,.0f}"),
+        ("  logic GE", f"{s['ge_logic']:,.0f}"),
+        ("  flip-flops", f"{s['flops']:,} ({s['ge_flops']:,.0f} GE)"),
+        ("SRAM bits (RAM wrapper)", f"{s['ram_bits']:,}"),
+        ("worst levels in a block", f"{worst['levels']} ({worst['module']}: {worst['path_start']} -> {worst['path_end']})"),
+        ("worst levels across blocks", f"{s['flat_levels']}"),
+    ]
+    if s["share_ge"] is not None:
+        rows.append(("cache sharing logic", f"{s['share_ge']:,.0f} GE ({s['share_pct_total']:.1f} % of total)"))
+    if s["fpga_lut"] is not None:
+        rows.append(("FPGA (xc7)", f"{s['fpga_lut']:,} LUT, {s['fpga_ff']:,} FF, {s['fpga_bram36']:g} BRAM36"))
+    rows.append(("run time", f"{s['seconds']} s"))
+    width = max(len(r[0]) for r in rows)
+    for k, v in rows:
+        print(f"  {k:<{width}}  {v}")
+    print(f"synth: report {d}/report.md, tables {d}/blocks.csv {d}/rams.csv {d}/summary.csv")
+
+
+# ---------------------------------------------------------------------------------------
+# The sweep
+# ---------------------------------------------------------------------------------------
+def read_summary(d):
+    with open(os.path.join(d, "summary.csv")) as f:
+        return next(csv.DictReader(f))
+
+
+def sweep(args):
+    out = args.out
+    points = []
+    for item in args.points:
+        name, _, d = item.partition("=")
+        row = read_summary(d)
+        row["config"] = name
+        points.append(row)
+    order = {"default": 0, "entries": 1, "ways": 2, "mshrs": 3}
+    points.sort(key=lambda p: (order.get(re.sub(r"\d+$", "", p["config"]), 9),
+                               int(p["cached_qps"]), int(p["mshrs"])))
+    keys = ["config", "sets", "ways", "mshrs", "cached_qps", "ge_total", "ge_logic", "ge_flops",
+            "flops", "ram_bits", "bits_per_qp", "worst_levels", "worst_block", "flat_levels",
+            "share_ge", "share_pct_total", "fpga_lut", "fpga_ff", "fpga_bram36", "seconds"]
+    write_csv(os.path.join(out, "sweep.csv"), keys, [[p.get(k, "") for k in keys] for p in points])
+
+    # gnuplot data: one file per axis, so each axis is its own line.
+    axes = {"entries": [], "ways": [], "mshrs": []}
+    for p in points:
+        for axis in axes:
+            if p["config"].startswith(axis) or p["config"] == "default":
+                axes[axis].append(p)
+    for axis, rows in axes.items():
+        rows.sort(key=lambda p: (int(p["cached_qps"]), int(p["mshrs"])))
+        with open(os.path.join(out, f"sweep_{axis}.dat"), "w") as f:
+            f.write("# cached_qps ge_total_kGE ram_kbit mshrs\n")
+            for p in rows:
+                f.write(f"{p['cached_qps']} {float(p['ge_total']) / 1000:.2f} "
+                        f"{int(p['ram_bits']) / 1024:.2f} {p['mshrs']}\n")
+    plot(out)
+
+    L = ["", "## Sweep", ""]
+    L.append("One axis at a time around the default (Sets 64, Ways 4, Mshrs 8). Cache entries = "
+             "Sets × Ways = cached QPs. `sweep.csv` has every column; `sweep.png` the plot.")
+    L.append("")
+    L.append("| config | sets | ways | mshrs | cached QPs | total GE | logic GE | flip-flops | SRAM bits | on-chip bits per cached QP | over a 512-bit QPC | GE per cached QP | worst levels (block) | sharing GE (% of total) | run s |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|")
+    for p in points:
+        share = (f"{float(p['share_ge']):,.0f} ({float(p['share_pct_total']):.1f} %)"
+                 if p.get("share_ge") else "–")
+        L.append(f"| {p['config']} | {p['sets']} | {p['ways']} | {p['mshrs']} | {int(p['cached_qps']):,} "
+                 f"| {float(p['ge_total']):,.0f} | {float(p['ge_logic']):,.0f} | {int(p['flops']):,} "
+                 f"| {int(p['ram_bits']):,} | {float(p['bits_per_qp']):,.1f} "
+                 f"| +{100.0 * (float(p['bits_per_qp']) / QPC_BITS - 1):.0f} % "
+                 f"| {float(p['ge_total']) / int(p['cached_qps']):,.0f} "
+                 f"| {p['worst_levels']} ({p['worst_block']}) | {share} | {p['seconds']} |")
+    L.append("")
+    with open(os.path.join(out, "report.md"), "a") as f:
+        f.write("\n".join(L))
+    for line in L[5:]:
+        print(line)
+    print(f"synth-sweep: {out}/sweep.csv, {out}/sweep.png, section in {out}/report.md")
+
+
+def plot(out):
+    script = f"""
+set terminal pngcairo size 900,560 font ",11"
+set output '{out}/sweep.png'
+set title 'qpm: area against cached QPs (Yosys 0.23, GE liberty; SRAM as bits)'
+set xlabel 'cached QPs (Sets x Ways)'
+set logscale x 2
+set ylabel 'logic + flip-flops (kGE)'
+set y2label 'SRAM (kbit)'
+set ytics nomirror
+set y2tics
+set logscale y 2
+set logscale y2 2
+set key top left
+set grid
+plot '{out}/sweep_entries.dat' using 1:2 with linespoints lw 2 pt 7 title 'kGE, Ways 4 (Sets varies)', \\
+     '{out}/sweep_entries.dat' using 1:3 axes x1y2 with linespoints lw 2 pt 5 dt 2 title 'SRAM kbit, Ways 4', \\
+     '{out}/sweep_ways.dat' using 1:2 with points pt 9 ps 1.8 title 'kGE, Sets 64 (Ways 2, 4, 8)', \\
+     '{out}/sweep_mshrs.dat' using 1:2:(sprintf("%d MSHRs", $4)) with labels offset 4,0.8 point pt 13 ps 1.5 title 'kGE, MSHRs 4, 8, 16'
+"""
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"synth-sweep: no plot ({e}); install gnuplot-nox", file=sys.stderr)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("point")
+    p.add_argument("--dir", required=True)
+    p.add_argument("--lib", required=True)
+    s = sub.add_parser("sweep")
+    s.add_argument("--out", required=True)
+    s.add_argument("points", nargs="+", help="NAME=DIR")
+    args = ap.parse_args()
+    if args.cmd == "point":
+        point(args)
+    else:
+        sweep(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The capacity sweep of issue 9 (make synth-sweep; docs/capacity.md).
+#
+#   scripts/synth_sweep.sh [--jobs N] [--only NAME[,NAME...]] [--no-fpga]
+#
+# Runs scripts/synth.sh once per configuration, one axis at a time around the default
+# (qpm_top: Sets 64, Ways 4, Mshrs 8):
+#   cache entries 256 .. 4096  Sets 64 .. 1024 with Ways 4      (entries256 = default)
+#   ways 2, 4, 8               Sets 64                          (ways4 = default)
+#   MSHRs 4, 8, 16             Sets 64, Ways 4                  (mshrs8 = default)
+# The default point runs first, into build/synth itself, with (unless --no-fpga) the
+# synth_xilinx count; the others go to build/synth/sweep/NAME. Then scripts/synth_report.py writes build/synth/sweep.csv and
+# build/synth/sweep.png and appends the sweep table to build/synth/report.md.
+#
+# --jobs N runs N configurations at a time after the default (default 1: the machine
+# has 2 cores and is shared). Yosys runs under nice (SYNTH_NICE).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=build/synth
+jobs=1
+only=""
+fpga=--fpga
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --jobs)    jobs=$2; shift 2 ;;
+    --only)    only=$2; shift 2 ;;
+    --no-fpga) fpga=""; shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *)         echo "synth_sweep.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+
+# name sets ways mshrs: the default is not repeated (it is entries256, ways4 and mshrs8).
+# Smallest first, so a partial run (--only, or an interrupted one) has the cheap points.
+POINTS=(
+  "mshrs4      64   4  4"
+  "ways2       64   2  8"
+  "mshrs16     64   4  16"
+  "entries512  128  4  8"
+  "ways8       64   8  8"
+  "entries1024 256  4  8"
+  "entries2048 512  4  8"
+  "entries4096 1024 4  8"
+)
+
+wanted() {
+  [ -z "$only" ] && return 0
+  [[ ",$only," == *",$1,"* ]]
+}
+
+# One configuration; its own summary line goes to its log, not to the terminal.
+run_point() {
+  local name=$1 sets=$2 ways=$3 mshrs=$4
+  local dir=$out/sweep/$name
+  mkdir -p "$dir"
+  if scripts/synth.sh --sets "$sets" --ways "$ways" --mshrs "$mshrs" --out "$dir" \
+       > "$dir/synth.txt" 2>&1; then
+    touch "$dir/ok"
+    echo "synth-sweep: $name done ($(awk '$1 == "total" {print $2}' "$dir/times.txt") s)"
+  else
+    echo "synth-sweep: $name FAILED, see $dir/synth.txt" >&2
+    return 1
+  fi
+}
+
+main() {
+  local t0=$SECONDS
+  local args=() p name sets ways mshrs
+  echo "synth-sweep: default configuration (Sets 64, Ways 4, Mshrs 8) into $out"
+  scripts/synth.sh --out "$out" $fpga
+  args+=("default=$out")
+  rm -rf "$out/sweep"
+  local names=()
+  for p in "${POINTS[@]}"; do
+    read -r name sets ways mshrs <<< "$p"
+    wanted "$name" || continue
+    names+=("$name")
+    args+=("$name=$out/sweep/$name")
+    # At most $jobs configurations at a time.
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    run_point "$name" "$sets" "$ways" "$mshrs" &
+  done
+  wait
+  for name in "${names[@]}"; do
+    [ -f "$out/sweep/$name/ok" ] || { echo "synth-sweep: $name failed" >&2; exit 1; }
+  done
+  python3 scripts/synth_report.py sweep --out "$out" "${args[@]}"
+  echo "synth-sweep: done in $((SECONDS - t0)) s"
+}
+
+main
