@@ -46,27 +46,14 @@ SRC=$OUT/src
 BLD=$OUT/build
 LOGS=$OUT/logs
 REPORT=$OUT/report.txt
-MUTANTS_DIR=$ROOT/tests/mutants
+# The patches are read from the snapshot, so they match the RTL they are applied to.
+MUTANTS_DIR=$SRC/tests/mutants
 
 case "${1:-}" in
   -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
 if [[ $# -gt 1 ]]; then
   echo "usage: scripts/mutate.sh [PATTERN]" >&2
-  exit 2
-fi
-
-# ---------------------------------------------------------------------------------------
-# The mutants to run
-# ---------------------------------------------------------------------------------------
-mutants=()
-for p in "$MUTANTS_DIR"/*.patch; do
-  [[ -e $p ]] || continue
-  name=$(basename "$p" .patch)
-  if [[ -z $PATTERN || $name =~ $PATTERN ]]; then mutants+=("$name"); fi
-done
-if [[ ${#mutants[@]} -eq 0 ]]; then
-  echo "mutate: no mutant in tests/mutants/ matches '${PATTERN}'" >&2
   exit 2
 fi
 
@@ -175,8 +162,22 @@ minus_baseline() {
 # ---------------------------------------------------------------------------------------
 # Baseline
 # ---------------------------------------------------------------------------------------
-echo "mutate: ${#mutants[@]} mutant(s); scratch copy and build in $OUT (JOBS=$JOBS)"
 sync_tree
+# ---------------------------------------------------------------------------------------
+# The mutants to run (from the snapshot just taken)
+# ---------------------------------------------------------------------------------------
+mutants=()
+for p in "$MUTANTS_DIR"/*.patch; do
+  [[ -e $p ]] || continue
+  name=$(basename "$p" .patch)
+  if [[ -z $PATTERN || $name =~ $PATTERN ]]; then mutants+=("$name"); fi
+done
+if [[ ${#mutants[@]} -eq 0 ]]; then
+  echo "mutate: no mutant in tests/mutants/ matches '${PATTERN}'" >&2
+  exit 2
+fi
+
+echo "mutate: ${#mutants[@]} mutant(s); scratch copy and build in $OUT (JOBS=$JOBS)"
 BASE_LOG=$LOGS/baseline
 mkdir -p "$BASE_LOG"
 BASELINE_FAILED=""
