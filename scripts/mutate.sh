@@ -112,10 +112,13 @@ build_copy() {  # $1: log
   } > "$1" 2>&1
 }
 
-# The failing entries of a ctest log, in test-number order.
+# The failing entries of a ctest log, in test-number order, but real failures before
+# timeouts: on a loaded machine a slow test can time out without any mutant's help.
 ctest_failures() {  # $1: log
-  sed -n '/^The following tests FAILED:/,/^Errors while running CTest/p' "$1" \
-    | sed -n -E 's/^[[:space:]]*[0-9]+ - (.*) \([^()]*\)$/\1/p'
+  local sect
+  sect=$(sed -n '/^The following tests FAILED:/,/^Errors while running CTest/p' "$1")
+  printf '%s\n' "$sect" | sed -n -E '/\(Timeout\)$/d; s/^[[:space:]]*[0-9]+ - (.*) \([^()]*\)$/\1/p'
+  printf '%s\n' "$sect" | sed -n -E 's/^[[:space:]]*[0-9]+ - (.*) \(Timeout\)$/\1/p'
 }
 
 # ctest -E argument that skips the baseline's failing entries (exact names).
