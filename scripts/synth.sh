@@ -21,6 +21,9 @@
 # Without --sets/--ways/--mshrs the RTL defaults of qpm_top are used. The Yosys scripts
 # are written to DIR/*.ys, so any step can be re-run by hand: yosys -s DIR/asic.ys.
 # Yosys runs under `nice` (SYNTH_NICE, default 10): the flow shares the machine.
+# SYNTH_ABC_FLAGS adds flags to abc (default none: Yosys' full liberty script). `-fast`
+# runs about twice as fast but maps about a third more logic GE: for a quick look only,
+# never for numbers that are compared with others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

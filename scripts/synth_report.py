@@ -46,6 +46,14 @@ BLOCK_LABELS = {
 RAM_MODULE = "qpm_ram_1p"
 QPC_BITS = 512  # one QPC, 64 bytes in host memory (SPEC.md §3.1)
 
+# Die-area assumptions of docs/capacity.md ("How many cached QPs fit in a die"):
+# SRAM: TSMC N5 HD 6T bitcell 0.021 um2, about 31.8 Mibit/mm2 with ~30 % assist overhead
+# (WikiChip's estimate); logic: 171.3 MTr/mm2 (WikiChip's N5 estimate) / 4 transistors
+# per GE x 60 % placement utilisation.
+SRAM_BITS_PER_MM2 = 31.8 * 2**20
+GE_PER_MM2 = 171.3e6 / 4 * 0.6
+DIE_MM2 = 1.0  # the area given to QP caching in the example
+
 
 # ---------------------------------------------------------------------------------------
 # Parsers
@@ -668,11 +676,49 @@ def sweep(args):
                  f"| {float(p['ge_total']) / int(p['cached_qps']):,.0f} "
                  f"| {p['worst_levels']} ({p['worst_block']}) | {share} | {p['seconds']} |")
     L.append("")
+    L += die_section(points)
     with open(os.path.join(out, "report.md"), "a") as f:
         f.write("\n".join(L))
     for line in L[5:]:
         print(line)
     print(f"synth-sweep: {out}/sweep.csv, {out}/sweep.png, section in {out}/report.md")
+
+
+def die_section(points):
+    """Silicon area per configuration at the stated densities, and how many cached QPs
+    fit in DIE_MM2 at the marginal cost of the two largest points of the entries axis."""
+    L = ["### Area at stated densities", ""]
+    L.append(f"SRAM at {SRAM_BITS_PER_MM2 / 2**20:.1f} Mibit/mm² (TSMC N5 HD bitcell 0.021 µm² "
+             f"with about 30 % overhead); logic at {GE_PER_MM2 / 1e6:.1f} MGE/mm² (171.3 MTr/mm² "
+             "/ 4 transistors per GE × 60 % utilisation). Assumptions, see docs/capacity.md.")
+    L.append("")
+    L.append("| config | cached QPs | SRAM mm² | logic + flops mm² | total mm² | µm² per cached QP |")
+    L.append("|---|---:|---:|---:|---:|---:|")
+    for p in points:
+        sram = int(p["ram_bits"]) / SRAM_BITS_PER_MM2
+        logic = float(p["ge_total"]) / GE_PER_MM2
+        qps = int(p["cached_qps"])
+        L.append(f"| {p['config']} | {qps:,} | {sram:.4f} | {logic:.4f} | {sram + logic:.4f} "
+                 f"| {1e6 * (sram + logic) / qps:.1f} |")
+    L.append("")
+    axis = sorted((p for p in points if p["config"] == "default" or p["config"].startswith("entries")),
+                  key=lambda p: int(p["cached_qps"]))
+    if len(axis) >= 2:
+        a, b = axis[-2], axis[-1]
+        area = lambda p: int(p["ram_bits"]) / SRAM_BITS_PER_MM2 + float(p["ge_total"]) / GE_PER_MM2
+        dq = int(b["cached_qps"]) - int(a["cached_qps"])
+        marginal = (area(b) - area(a)) / dq
+        fixed = area(b) - marginal * int(b["cached_qps"])
+        fit = (DIE_MM2 - fixed) / marginal
+        L.append(f"Marginal cost per cached QP between {a['config']} and {b['config']}: "
+                 f"{marginal * 1e6:.1f} µm² (of which SRAM "
+                 f"{1e6 * (int(b['ram_bits']) - int(a['ram_bits'])) / dq / SRAM_BITS_PER_MM2:.1f} µm²); "
+                 f"the rest of the design: {fixed:.3f} mm². In {DIE_MM2:g} mm², Ways 4 and Mshrs 8: "
+                 f"**about {fit:,.0f} cached QPs** (linear extrapolation of that marginal cost; "
+                 f"{DIE_MM2 * SRAM_BITS_PER_MM2 / QPC_BITS:,.0f} if the mm² held raw 512-bit QPCs in SRAM "
+                 "and nothing else).")
+        L.append("")
+    return L
 
 
 def plot(out):
@@ -693,7 +739,7 @@ set grid
 plot '{out}/sweep_entries.dat' using 1:2 with linespoints lw 2 pt 7 title 'kGE, Ways 4 (Sets varies)', \\
      '{out}/sweep_entries.dat' using 1:3 axes x1y2 with linespoints lw 2 pt 5 dt 2 title 'SRAM kbit, Ways 4', \\
      '{out}/sweep_ways.dat' using 1:2 with points pt 9 ps 1.8 title 'kGE, Sets 64 (Ways 2, 4, 8)', \\
-     '{out}/sweep_mshrs.dat' using 1:2:(sprintf("%d MSHRs", $4)) with labels offset 4,0.8 point pt 13 ps 1.5 title 'kGE, MSHRs 4, 8, 16'
+     '{out}/sweep_mshrs.dat' using 1:2:(sprintf("%d MSHRs", $4)) with labels offset 4,0.8 point pt 13 ps 1.5 title 'kGE, Sets 64 Ways 4 (MSHRs 4, 8, 15)'
 """
     try:
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
