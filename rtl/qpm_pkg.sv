@@ -244,4 +244,137 @@ package qpm_pkg;
   parameter int unsigned CntMissWaits = 9;
   parameter int unsigned NumCounters  = 10;
 
+  // ---------------------------------------------------------------------------------
+  // The datapath port (SPEC.md §2, §6; docs/datapath.md)
+  // ---------------------------------------------------------------------------------
+  parameter int unsigned DpTagW = 8;
+
+  typedef enum logic [3:0] {
+    DpRxReq      = 4'd0,
+    DpRxRespDone = 4'd1,
+    DpTxWqe      = 4'd2,
+    DpRxAck      = 4'd3,
+    DpTimeout    = 4'd4,
+    DpRnrNak     = 4'd5,
+    DpRxNak      = 4'd6,
+    DpDmaBegin   = 4'd7,
+    DpDmaEnd     = 4'd8
+  } dp_op_e;
+
+  // Message class (RX_REQ, TX_WQE) and packet position (RX_REQ).
+  parameter logic [1:0] ClsSend   = 2'd0;
+  parameter logic [1:0] ClsWrite  = 2'd1;
+  parameter logic [1:0] ClsRead   = 2'd2;
+  parameter logic [1:0] ClsAtomic = 2'd3;
+  parameter logic [1:0] PosFirst  = 2'd0;
+  parameter logic [1:0] PosMiddle = 2'd1;
+  parameter logic [1:0] PosLast   = 2'd2;
+  parameter logic [1:0] PosOnly   = 2'd3;
+  // RX_NAK codes.
+  parameter logic [1:0] NakAccess    = 2'd0;
+  parameter logic [1:0] NakInvalid   = 2'd1;
+  parameter logic [1:0] NakOperation = 2'd2;
+
+  typedef enum logic [3:0] {
+    VAccept     = 4'd0,
+    VDuplicate  = 4'd1,
+    VDrop       = 4'd2,
+    VNakSeq     = 4'd3,
+    VNakAccess  = 4'd4,
+    VNakInvalid = 4'd5,
+    VRnr        = 4'd6,
+    VIssue      = 4'd7,
+    VStall      = 4'd8,
+    VEmpty      = 4'd9,
+    VLocalErr   = 4'd10,
+    VRetry      = 4'd11,
+    VFatal      = 4'd12
+  } dp_verdict_e;
+
+  // Why a DROP, in the order of the checks (one CSR counter each).
+  typedef enum logic [3:0] {
+    DropNone   = 4'd0,
+    DropNoQp   = 4'd1,   // QPN beyond the limit, page unmapped, QPC invalid
+    DropState  = 4'd2,   // the operation is not allowed in this state
+    DropType   = 4'd3,   // an RC-only operation on UC/UD
+    DropOpcode = 4'd4,   // UD: not SEND ONLY; UC: READ/ATOMIC
+    DropQkey   = 4'd5,   // UD Q_Key mismatch
+    DropPsn    = 4'd6,   // UC: PSN differs from the expected one (resynchronised)
+    DropSeq    = 4'd7,   // UC: packet position out of sequence
+    DropAccess = 4'd8,   // UC: WRITE without REMOTE_WRITE
+    DropNoWqe  = 4'd9,   // UC/UD: no receive WQE posted
+    DropCount  = 4'd10,  // a count beyond what is outstanding (or a counter at its bound)
+    DropStale  = 4'd11,  // DMA_BEGIN/DMA_END of another epoch
+    DropMemErr = 4'd12   // the QPC could not be read (memory error): nothing changes
+  } dp_drop_e;
+  parameter int unsigned NumDropReasons = 13;
+
+  typedef struct packed {
+    logic [DpTagW-1:0] tag;
+    logic [QpnW-1:0]   qpn;
+    dp_op_e            op;
+    logic [1:0]        cls;     // RX_REQ, TX_WQE
+    logic [1:0]        pos;     // RX_REQ
+    logic [23:0]       psn;     // RX_REQ
+    logic [31:0]       qkey;    // RX_REQ (UD)
+    logic [23:0]       npkts;   // TX_WQE
+    logic [15:0]       wqes;    // RX_ACK
+    logic [7:0]        reads;   // RX_ACK
+    logic [1:0]        code;    // RX_NAK
+    logic [7:0]        epoch;   // DMA_BEGIN, DMA_END
+  } dp_req_t;
+
+  // A verdict and what the engines need from the QPC (taken before the operation; all
+  // zero when the QP does not exist). psn: TX_WQE the PSN of the WQE's first packet
+  // (next_send_psn before the operation), RX_REQ the expected PSN before it, every other
+  // operation next_send_psn.
+  typedef struct packed {
+    logic [DpTagW-1:0] tag;
+    logic [QpnW-1:0]   qpn;
+    dp_verdict_e       verdict;
+    dp_drop_e          drop;
+    logic [23:0]       psn;
+    logic [2:0]        qp_type;
+    logic [23:0]       dest_qpn;
+    logic [15:0]       av_dlid;
+    logic [3:0]        av_sl;
+    logic [7:0]        av_sgid_index;
+    logic [7:0]        epoch;
+  } dp_rsp_t;
+
+  // Doorbell: software posted count WQEs on a queue (SPEC.md §2, §6).
+  parameter logic QueueSq = 1'b0;
+  parameter logic QueueRq = 1'b1;
+  typedef struct packed {
+    logic [QpnW-1:0] qpn;
+    logic            rq;        // QueueRq: the receive queue, else the send queue
+    logic [15:0]     count;
+  } doorbell_t;
+
+  // Asynchronous events (enum ibv_event_type values) and the causes hardware records in
+  // err_syndrome and the EQE's syndrome when it moves a QP to ERR or SQE by itself.
+  parameter logic [4:0] EvQpFatal     = 5'd1;
+  parameter logic [4:0] EvQpReqErr    = 5'd2;
+  parameter logic [4:0] EvQpAccessErr = 5'd3;
+  parameter logic [4:0] EvCommEst     = 5'd4;
+  parameter logic [4:0] EvSqDrained   = 5'd5;
+  parameter logic [4:0] EvPortErr     = 5'd10;
+
+  parameter logic [7:0] SynNone        = 8'd0;
+  parameter logic [7:0] SynNakAccess   = 8'd1;   // RX_REQ refused: access   (QP_ACCESS_ERR)
+  parameter logic [7:0] SynNakInvalid  = 8'd2;   // RX_REQ refused: invalid  (QP_REQ_ERR)
+  parameter logic [7:0] SynRetryExc    = 8'd3;   // TIMEOUT with no retries left
+  parameter logic [7:0] SynRnrRetryExc = 8'd4;   // RNR_NAK with no retries left
+  parameter logic [7:0] SynRemAccess   = 8'd5;   // RX_NAK ACCESS
+  parameter logic [7:0] SynRemInvReq   = 8'd6;   // RX_NAK INVALID
+  parameter logic [7:0] SynRemOp       = 8'd7;   // RX_NAK OPERATION
+  parameter logic [7:0] SynLocQpOp     = 8'd8;   // UC/UD TX_WQE READ/ATOMIC (to SQE)
+
+  typedef struct packed {
+    logic            is_port;   // a port event: qpn holds the port number
+    logic [QpnW-1:0] qpn;
+    logic [4:0]      event_type;
+    logic [7:0]      syndrome;
+  } eqe_t;
+
 endpackage

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Checks that every Catch2 test case runs exactly once under CTest.
 
-    check_ctest_registration.py QPM_TESTS_BINARY BUILD_DIR
+    check_ctest_registration.py TEST_BINARY BUILD_DIR
+
+TEST_BINARY is a Catch2 executable registered with catch_discover_tests (qpm_tests,
+test_datapath_model; CMakeLists.txt runs the check once for each).
 
 A test name with a ';' once became several CTest entries whose filters matched nothing,
 and they "passed" with "No tests ran". This script lists the test cases the binary holds

@@ -340,6 +340,13 @@ Response GoldenModel::modify_qp(const Command &cmd) {
   mask_to_widths(&n);
   if (to_reset) reset_hw_fields(&n);  // after the attribute writes (docs: order)
   memory_[*qpc_address(cmd.qpn)] = n;
+  // SPEC §5: entering SQD with nothing outstanding is drained at once (docs/datapath.md:
+  // the command unit raises SQ_DRAINED).
+  if (cur == static_cast<uint32_t>(QpState::Rts) &&
+      next == static_cast<uint32_t>(QpState::Sqd) && n.sq_ci == n.sq_issued &&
+      n.en_sqd_async_notify != 0) {
+    events_.push_back(Event{false, cmd.qpn, EventType::SqDrained, syndrome::kNone});
+  }
   return ok_with(n);
 }
 
@@ -400,6 +407,51 @@ Response GoldenModel::unmap_page(const Command &cmd, bool memory_error) {
   if (e.valid && page_in_use(e.page_address)) return fail(Status::ResBusy);
   e = DirEntry{};  // unmapping an unmapped entry is OK; memory keeps the page's bytes
   return Response{};
+}
+
+DpResponse GoldenModel::datapath(const DpRequest &req, bool memory_error) {
+  const uint32_t qpn = req.qpn & kPsnMask;  // the port's 24-bit field
+  const std::optional<uint64_t> addr = qpc_address(qpn);
+  DpResponse rsp;
+  if (addr && memory_error) {
+    rsp = dp_mem_error_response(req);  // the QPC, valid bit included, is unknown
+  } else {
+    const Qpc before = addr ? load(*addr) : Qpc{};
+    const bool exists = addr && before.valid != 0;
+    const DpOutcome out = dp_execute(before, exists, req);
+    if (exists && out.after != before) memory_[*addr] = out.after;
+    if (out.event) events_.push_back(*out.event);
+    rsp = out.rsp;
+  }
+  if (rsp.verdict == Verdict::Drop) {
+    const auto i = static_cast<size_t>(rsp.drop);
+    if (i < drops_.size()) ++drops_[i];
+  }
+  return rsp;
+}
+
+bool GoldenModel::doorbell(const Doorbell &db) {
+  const std::optional<uint64_t> addr = qpc_address(db.qpn & kPsnMask);
+  const Qpc before = addr ? load(*addr) : Qpc{};
+  const bool exists = addr && before.valid != 0;
+  const DoorbellOutcome out = doorbell_execute(before, exists, db);
+  if (out.refused) {
+    ++doorbells_refused_;
+    return false;
+  }
+  if (out.after != before) memory_[*addr] = out.after;
+  return true;
+}
+
+std::vector<Event> GoldenModel::take_events() {
+  std::vector<Event> out;
+  out.swap(events_);
+  return out;
+}
+
+uint64_t GoldenModel::drops(DropReason r) const {
+  const auto i = static_cast<size_t>(r);
+  return r == DropReason::None || i >= drops_.size() ? 0 : drops_[i];
 }
 
 }  // namespace qpm

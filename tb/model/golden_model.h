@@ -9,6 +9,7 @@
 // scoreboard reports it and the spec decides.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "datapath.h"
 #include "qpm_types.h"
 
 namespace qpm {
@@ -70,6 +72,24 @@ class GoldenModel {
 
   const Config &config() const { return cfg_; }
 
+  // The datapath port (SPEC §6, docs/datapath.md): predicts the response to one
+  // operation and applies it to the QPC in memory, queueing the event it raises and
+  // counting a DROP by its reason. The QP exists when qpn < qpn_limit, its page is mapped
+  // and its QPC valid. memory_error: the read of the QPC answers an error; it matters only
+  // when the QPC is read (qpn below the limit, page mapped): DROP with MEM_ERR, zero
+  // fields, nothing changes.
+  DpResponse datapath(const DpRequest &req, bool memory_error = false);
+  // A doorbell (SPEC §6): true when accepted (pi += count), false when refused (counted,
+  // nothing changes).
+  bool doorbell(const Doorbell &db);
+  // The events raised since the last call, in order, and clears them: datapath events,
+  // and SQ_DRAINED of a MODIFY_QP RTS->SQD that enters SQD with nothing outstanding and
+  // en_sqd_async_notify set.
+  std::vector<Event> take_events();
+  // DROPs answered so far with reason r (None: 0), and refused doorbells.
+  uint64_t drops(DropReason r) const;
+  uint64_t doorbells_refused() const { return doorbells_refused_; }
+
  private:
   Response create_qp(const Command &cmd);
   Response modify_qp(const Command &cmd);
@@ -101,6 +121,9 @@ class GoldenModel {
   std::vector<DirEntry> dir_;                   // dir_entries entries
   std::unordered_map<uint64_t, Qpc> memory_;    // QPCs by byte address; absent = zero
   std::set<uint32_t> pinned_;                   // QPNs pinned by PIN_QP
+  std::vector<Event> events_;                   // raised, not yet taken
+  std::array<uint64_t, kNumDropReasons> drops_{};
+  uint64_t doorbells_refused_ = 0;
 };
 
 // Step 3 of MODIFY_QP: the REQUIRED bits of (qp_type, cur, next) absent from mask, and

@@ -78,6 +78,14 @@ bool Qpc::operator==(const Qpc &o) const {
   return true;
 }
 
+Qpc qpc_at_widths(const Qpc &q) {
+  Qpc out = q;
+  for (const auto &f : kQpcLayout) {
+    out.*f.member &= f.width >= 32 ? 0xffffffffu : (1u << f.width) - 1;
+  }
+  return out;
+}
+
 void BitVec::set(unsigned lsb, unsigned width, uint64_t value) {
   for (unsigned i = 0; i < width; ++i) {
     const unsigned b = lsb + i;

@@ -252,6 +252,9 @@ class BitVec {
   std::vector<uint32_t> words_;
 };
 
+// q with every field cut to its QPC width, as the packed RTL record holds it.
+Qpc qpc_at_widths(const Qpc &q);
+
 BitVec pack_qpc(const Qpc &q);
 Qpc unpack_qpc(const BitVec &v);
 // The 64-byte memory image of a QPC (byte 0 = bits 7:0).

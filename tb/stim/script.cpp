@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -13,9 +14,15 @@ namespace qpm {
 namespace {
 
 // Words of SPEC §13 whose operations arrive with later steps (datapath, errors).
-const std::set<std::string> kNotYetSupported = {
-    "doorbell", "rx",      "tx",        "ack",     "rx_resp_done", "timeout",
-    "rnr",      "nak",     "dma_begin", "dma_end", "port_fault"};
+const std::set<std::string> kNotYetSupported = {"port_fault"};
+
+// The datapath words of SPEC §13 and the operation each names (doorbell aside).
+const std::map<std::string, DpOp> kDatapathWords = {
+    {"rx", DpOp::RxReq},       {"rx_resp_done", DpOp::RxRespDone},
+    {"tx", DpOp::TxWqe},       {"ack", DpOp::RxAck},
+    {"timeout", DpOp::Timeout}, {"rnr", DpOp::RnrNak},
+    {"nak", DpOp::RxNak},      {"dma_begin", DpOp::DmaBegin},
+    {"dma_end", DpOp::DmaEnd}};
 
 uint64_t parse_number(const std::string &key, const std::string &text, int line) {
   if (text.empty() || text[0] == '-' || text[0] == '+') {
@@ -187,9 +194,66 @@ void parse_modify(Words &w, Command &c) {
 
 std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
 
+// A name of a datapath enum (from_string), or a number that fits its port field.
+template <typename E>
+E parse_enum(Words &w, const std::string &key, unsigned bits) {
+  const std::string &t = w.text(key);
+  if (auto v = from_string<E>(t)) return *v;
+  if (t.empty() || !std::isdigit(static_cast<unsigned char>(t[0]))) {
+    throw ScriptError(w.line(), "unknown " + key + " '" + t + "'");
+  }
+  return static_cast<E>(check_width(key, parse_number(key, t, w.line()), bits, w.line()));
+}
+
+// Port field widths of dp_req_t / doorbell_t (docs/datapath.md).
+constexpr unsigned kQpnBits = 24, kPsnBits = 24, kCountBits = 16;
+
+void parse_datapath(Words &w, DpOp dp_op, DpRequest &r) {
+  r.op = dp_op;
+  r.qpn = static_cast<uint32_t>(w.number("qpn", kQpnBits));
+  switch (dp_op) {
+    case DpOp::RxReq:
+      r.cls = parse_enum<MsgClass>(w, "op", 2);
+      r.pos = parse_enum<PktPos>(w, "pos", 2);
+      r.psn = static_cast<uint32_t>(w.number("psn", kPsnBits));
+      r.qkey = static_cast<uint32_t>(w.number_or("qkey", 32, 0));
+      break;
+    case DpOp::TxWqe:
+      r.cls = parse_enum<MsgClass>(w, "op", 2);
+      r.npkts = static_cast<uint32_t>(w.number("npkts", kPsnBits));
+      break;
+    case DpOp::RxAck:
+      r.wqes = static_cast<uint16_t>(w.number("wqes", 16));
+      r.reads = static_cast<uint8_t>(w.number("reads", 8));
+      break;
+    case DpOp::RxNak:
+      r.code = parse_enum<NakCode>(w, "code", 2);
+      break;
+    case DpOp::DmaBegin:
+    case DpOp::DmaEnd:
+      r.epoch = static_cast<uint8_t>(w.number("epoch", 8));
+      break;
+    case DpOp::RxRespDone:
+    case DpOp::Timeout:
+    case DpOp::RnrNak:
+      break;
+  }
+}
+
+void parse_doorbell(Words &w, Doorbell &db) {
+  db.qpn = static_cast<uint32_t>(w.number("qpn", kQpnBits));
+  const std::string &queue = w.text("queue");
+  if (queue != "sq" && queue != "rq") {
+    throw ScriptError(w.line(), "'queue' is sq or rq, got '" + queue + "'");
+  }
+  db.rq = queue == "rq";
+  db.count = static_cast<uint16_t>(w.number("n", kCountBits));
+}
+
 }  // namespace
 
-std::optional<ScriptOp> parse_script_line(const std::string &text, int line_no) {
+std::optional<ScriptOp> parse_script_line(const std::string &text, int line_no,
+                                          bool datapath) {
   const std::string body = text.substr(0, text.find('#'));
   std::vector<std::string> tokens;
   std::stringstream ss(body);
@@ -198,7 +262,9 @@ std::optional<ScriptOp> parse_script_line(const std::string &text, int line_no) 
 
   ScriptOp op;
   op.verb = tokens[0];
-  if (kNotYetSupported.count(op.verb)) {
+  const auto dp_word = kDatapathWords.find(op.verb);
+  const bool is_dp = dp_word != kDatapathWords.end() || op.verb == "doorbell";
+  if (kNotYetSupported.count(op.verb) || (is_dp && !datapath)) {
     throw ScriptError(line_no, "'" + op.verb + "' is not supported yet");
   }
   Words w(tokens, line_no);
@@ -241,6 +307,12 @@ std::optional<ScriptOp> parse_script_line(const std::string &text, int line_no) 
   } else if (op.verb == "run") {
     op.kind = ScriptOp::Kind::Run;
     op.cycles = w.number("cycles", 32);
+  } else if (op.verb == "doorbell") {
+    op.kind = ScriptOp::Kind::Doorbell;
+    parse_doorbell(w, op.db);
+  } else if (dp_word != kDatapathWords.end()) {
+    op.kind = ScriptOp::Kind::Datapath;
+    parse_datapath(w, dp_word->second, op.dp);
   } else {
     throw ScriptError(line_no, "unknown word '" + op.verb + "'");
   }
@@ -295,6 +367,44 @@ std::string format_command(const Command &c) {
       return fmt::format("port_fault port={}", c.port_num);
   }
   return fmt::format("cmd opcode={:#04x} qpn={}", c.opcode_byte(), hex(c.qpn));
+}
+
+std::string format_dp_request(const DpRequest &r) {
+  std::string verb = "?";
+  for (const auto &[word, dp_op] : kDatapathWords) {
+    if (dp_op == r.op) verb = word;
+  }
+  std::string s = fmt::format("{} qpn={}", verb, hex(r.qpn));
+  switch (r.op) {
+    case DpOp::RxReq:
+      s += fmt::format(" op={} pos={} psn={}", to_string(r.cls), to_string(r.pos), r.psn);
+      if (r.qkey != 0) s += " qkey=" + hex(r.qkey);
+      break;
+    case DpOp::TxWqe:
+      s += fmt::format(" op={} npkts={}", to_string(r.cls), r.npkts);
+      break;
+    case DpOp::RxAck:
+      s += fmt::format(" wqes={} reads={}", unsigned{r.wqes}, unsigned{r.reads});
+      break;
+    case DpOp::RxNak:
+      s += " code=" + (to_string(r.code) == "UNKNOWN" ? std::to_string(static_cast<int>(r.code))
+                                                      : to_string(r.code));
+      break;
+    case DpOp::DmaBegin:
+    case DpOp::DmaEnd:
+      s += fmt::format(" epoch={}", unsigned{r.epoch});
+      break;
+    case DpOp::RxRespDone:
+    case DpOp::Timeout:
+    case DpOp::RnrNak:
+      break;
+  }
+  return s;
+}
+
+std::string format_doorbell(const Doorbell &db) {
+  return fmt::format("doorbell qpn={} queue={} n={}", hex(db.qpn), db.rq ? "rq" : "sq",
+                     db.count);
 }
 
 namespace {

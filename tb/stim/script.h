@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "datapath.h"
 #include "qpm_types.h"
 
 namespace qpm {
@@ -23,16 +24,29 @@ class ScriptError : public std::runtime_error {
 };
 
 struct ScriptOp {
-  enum class Kind { Command, Run };
+  enum class Kind { Command, Run, Datapath, Doorbell };
   Kind kind = Kind::Command;
   std::string verb;  // the line's first word
   Command cmd;       // Kind::Command
   uint64_t cycles = 0;  // Kind::Run
+  DpRequest dp;      // Kind::Datapath: rx, rx_resp_done, tx, ack, timeout, rnr, nak,
+                     // dma_begin, dma_end (tag 0)
+  Doorbell db;       // Kind::Doorbell
 };
 
 // Parses one line. Returns nullopt for blank and comment-only lines; throws ScriptError
 // for a malformed line and for words of operations not implemented yet.
-std::optional<ScriptOp> parse_script_line(const std::string &text, int line_no);
+// datapath: parse the datapath words of SPEC §13 (doorbell, rx, rx_resp_done, tx, ack,
+// timeout, rnr, nak, dma_begin, dma_end) into Kind::Datapath / Kind::Doorbell. Without
+// it they stay "not supported yet": the script runner does not execute them yet, and
+// passes false until it does.
+std::optional<ScriptOp> parse_script_line(const std::string &text, int line_no,
+                                          bool datapath = false);
+
+// A script line that reproduces a datapath request (its tag is not part of the line) or
+// a doorbell exactly.
+std::string format_dp_request(const DpRequest &req);
+std::string format_doorbell(const Doorbell &db);
 
 // A script line that reproduces cmd exactly.
 std::string format_command(const Command &cmd);

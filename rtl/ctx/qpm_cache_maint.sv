@@ -1,0 +1,246 @@
+// qpm_cache_maint: the QP cache's maintenance engine: SYNC_CACHE and MAP/UNMAP_PAGE
+// (SPEC.md §3.2, §4; docs/qp-table.md, docs/qp-cache.md).
+//
+// It runs alone: the pipe hands it a request only when no miss, parked request or
+// write-back is in flight, and takes nothing new until it answers.
+//   SYNC_CACHE:    Scan (write back every dirty line, one at a time), answer.
+//   MAP/UNMAP:     Old (read the entry as it is), Scan (write back the old page's lines),
+//                  Page (read the valid bit of each of its 64 QPCs in memory: RES_BUSY if
+//                  one is set), Drop (drop the page's now clean lines), Dir (write the
+//                  entry), answer.
+// Every memory request is held, unchanged, until the memory port takes it.
+`include "qpm_assert.svh"
+
+module qpm_cache_maint #(
+  parameter int unsigned Lines    = 256,
+  parameter int unsigned PageBits = 6,
+  parameter int unsigned DirIdxW  = 18,
+  localparam int unsigned LineW = $clog2(Lines)
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  input  logic [63:0]              qpt_base_i,
+  // a SYNC or DirWrite request from the pipe
+  input  logic                     start_i,
+  input  qpm_pkg::ctx_req_t        start_req_i,
+  output logic                     busy_o,
+  // the line being scanned
+  output logic [LineW-1:0]         scan_line_o,
+  input  logic                     scan_valid_i,
+  input  logic                     scan_dirty_i,
+  input  logic [qpm_pkg::QpnW-1:0] scan_qpn_i,
+  output logic                     clean_o,          // scan_line_o is clean again
+  output logic                     drop_o,           // scan_line_o is dropped
+  // write a line back through the pipe and the write-back buffer
+  output logic                     xread_o,          // ask for the pipe's read slot ...
+  input  logic                     xread_ok_i,       // ... granted this cycle
+  input  logic                     wb_done_i,        // the write-back was acknowledged
+  input  logic                     wb_error_i,
+  // directory and page reads, the directory write (ID MaintId)
+  output logic                     mem_req_valid_o,
+  input  logic                     mem_req_ready_i,
+  output logic                     mem_req_write_o,
+  output logic [63:0]              mem_req_addr_o,
+  output logic [63:0]              mem_req_wdata_o,
+  input  logic                     mem_rsp_valid_i,
+  input  logic                     mem_rsp_write_i,
+  input  logic                     mem_rsp_error_i,
+  input  logic [63:0]              mem_rsp_word_i,
+  // the directory cache drops its copy of the entry once memory took the write
+  output logic                     dir_inval_o,
+  output logic [DirIdxW-1:0]       dir_inval_idx_o,
+  output logic                     mapped_any_o,
+  // the answer
+  output logic                     rsp_valid_o,
+  output logic [qpm_pkg::CtxTagW-1:0] rsp_tag_o,
+  output qpm_pkg::ctx_status_e     rsp_status_o
+);
+
+  typedef enum logic [3:0] {
+    XIdle     = 4'd0,
+    XScan     = 4'd1,   // look at line x_line_q
+    XWbWait   = 4'd2,   // its write-back is under way
+    XDirReq   = 4'd3,   // write the directory entry
+    XDirWait  = 4'd4,
+    XOldReq   = 4'd5,   // read the directory entry as it is
+    XOldWait  = 4'd6,
+    XPageReq  = 4'd7,   // read the first word of QPC slot x_slot_q of the old page
+    XPageWait = 4'd8,
+    XDrop     = 4'd9    // drop the page's (now clean) lines, one per cycle
+  } maint_e;
+
+  maint_e              x_state_q, x_state_d;
+  logic                x_sync_q;                 // SYNC_CACHE, else MAP/UNMAP_PAGE
+  logic [qpm_pkg::CtxTagW-1:0] x_tag_q;
+  logic [DirIdxW-1:0]  x_dir_idx_q;
+  logic [63:0]         x_entry_q;                // the entry MAP/UNMAP_PAGE writes
+  logic [LineW-1:0]    x_line_q, x_line_d;
+  logic                x_error_q, x_error_d;
+  logic                x_old_valid_q;
+  logic [63:12]        x_old_page_q;
+  logic [PageBits-1:0] x_slot_q, x_slot_d;
+  logic [DirIdxW:0]    mapped_count_q, mapped_count_d;   // mapped directory entries
+
+  logic [DirIdxW-1:0] x_dir_idx;
+  logic               x_sync, x_line_in_page, x_needs_wb, x_last_line;
+  assign x_dir_idx      = x_dir_idx_q;
+  assign x_sync         = x_sync_q;
+  assign x_line_in_page = DirIdxW'(scan_qpn_i >> PageBits) == x_dir_idx;
+  assign x_needs_wb     = scan_valid_i && scan_dirty_i && (x_sync || x_line_in_page);
+  assign x_last_line    = 32'(x_line_q) == Lines - 1;
+
+  assign busy_o      = x_state_q != XIdle;
+  assign scan_line_o = x_line_q;
+  assign xread_o     = x_state_q == XScan && x_needs_wb;
+  assign clean_o     = x_state_q == XWbWait && wb_done_i;
+  assign drop_o      = x_state_q == XDrop && scan_valid_i && x_line_in_page;
+
+  assign mem_req_valid_o = x_state_q == XDirReq || x_state_q == XOldReq || x_state_q == XPageReq;
+  assign mem_req_write_o = x_state_q == XDirReq;
+  assign mem_req_addr_o  = (x_state_q == XPageReq)
+                         ? {x_old_page_q, 12'b0} + (64'(x_slot_q) << 6)   // word 0 holds valid
+                         : qpt_base_i + (64'(x_dir_idx) << 3);
+  assign mem_req_wdata_o = x_entry_q;
+
+  assign dir_inval_idx_o = x_dir_idx;
+  assign dir_inval_o     = x_state_q == XDirWait && mem_rsp_valid_i && mem_rsp_write_i
+                        && !mem_rsp_error_i;
+  assign mapped_any_o    = mapped_count_q != '0;
+
+  always_comb begin
+    x_state_d      = x_state_q;
+    x_line_d       = x_line_q;
+    x_error_d      = x_error_q;
+    x_slot_d       = x_slot_q;
+    mapped_count_d = mapped_count_q;
+    rsp_valid_o    = 1'b0;
+    rsp_status_o   = qpm_pkg::CtxOk;
+    unique case (x_state_q)
+      XIdle: begin
+        if (start_i) begin
+          x_line_d  = '0;
+          x_slot_d  = '0;
+          x_error_d = 1'b0;
+          x_state_d = (start_req_i.op == qpm_pkg::CtxDirWrite) ? XOldReq : XScan;
+        end
+      end
+      XScan: begin
+        if (x_needs_wb) begin
+          if (xread_ok_i) x_state_d = XWbWait;
+        end else if (x_last_line) begin
+          x_line_d = '0;
+          // A failed write-back leaves the directory entry as it was (INT_ERR).
+          if (x_sync || x_error_q) begin
+            x_state_d    = XIdle;
+            rsp_valid_o  = 1'b1;
+            rsp_status_o = x_error_q ? qpm_pkg::CtxMemErr : qpm_pkg::CtxOk;
+          end else begin
+            // Memory now holds every QPC of the page: look for a valid one.
+            x_state_d = x_old_valid_q ? XPageReq : XDirReq;
+          end
+        end else begin
+          x_line_d = x_line_q + LineW'(1);
+        end
+      end
+      XWbWait: begin
+        if (wb_done_i) begin
+          x_error_d = x_error_q || wb_error_i;
+          x_state_d = XScan;   // the same line again: now clean
+        end
+      end
+      XOldReq: if (mem_req_ready_i) x_state_d = XOldWait;
+      XOldWait: begin
+        if (mem_rsp_valid_i && !mem_rsp_write_i) begin
+          if (mem_rsp_error_i) begin
+            x_state_d    = XIdle;     // nothing changed
+            rsp_valid_o  = 1'b1;
+            rsp_status_o = qpm_pkg::CtxMemErr;
+          end else begin
+            x_state_d = XScan;
+          end
+        end
+      end
+      XPageReq: if (mem_req_ready_i) x_state_d = XPageWait;
+      XPageWait: begin
+        if (mem_rsp_valid_i && !mem_rsp_write_i) begin
+          if (mem_rsp_error_i || mem_rsp_word_i[0]) begin
+            // A valid QP (or a word that cannot be read) keeps the page: nothing changes.
+            x_state_d    = XIdle;
+            rsp_valid_o  = 1'b1;
+            rsp_status_o = mem_rsp_error_i ? qpm_pkg::CtxMemErr : qpm_pkg::CtxBusy;
+          end else if (32'(x_slot_q) == (1 << PageBits) - 1) begin
+            x_state_d = XDrop;
+          end else begin
+            x_slot_d  = x_slot_q + PageBits'(1);
+            x_state_d = XPageReq;
+          end
+        end
+      end
+      XDrop: begin
+        if (x_last_line) x_state_d = XDirReq;
+        else             x_line_d  = x_line_q + LineW'(1);
+      end
+      XDirReq: if (mem_req_ready_i) x_state_d = XDirWait;
+      XDirWait: begin
+        if (mem_rsp_valid_i && mem_rsp_write_i) begin
+          x_state_d    = XIdle;
+          rsp_valid_o  = 1'b1;
+          rsp_status_o = (x_error_q || mem_rsp_error_i) ? qpm_pkg::CtxMemErr : qpm_pkg::CtxOk;
+          // Entries mapped since reset; an entry software left mapped across a reset
+          // is not counted, and its unmap does not wrap the count below zero.
+          if (!mem_rsp_error_i && x_old_valid_q != x_entry_q[0]) begin
+            if (x_entry_q[0]) begin
+              mapped_count_d = mapped_count_q + (DirIdxW + 1)'(1);
+            end else if (mapped_count_q != '0) begin
+              mapped_count_d = mapped_count_q - (DirIdxW + 1)'(1);
+            end
+          end
+        end
+      end
+      default: ;
+    endcase
+  end
+  assign rsp_tag_o = x_tag_q;
+
+  logic unused_start;   // a SYNC or DirWrite carries no QPC; the entry's bits 11:1 are 0
+  assign unused_start = ^{start_req_i.wdata, start_req_i.index[qpm_pkg::QpnW-1:DirIdxW],
+                          mem_rsp_word_i[11:1]};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      x_state_q      <= XIdle;
+      x_sync_q       <= 1'b0;
+      x_tag_q        <= '0;
+      x_dir_idx_q    <= '0;
+      x_entry_q      <= '0;
+      x_line_q       <= '0;
+      x_error_q      <= 1'b0;
+      x_old_valid_q  <= 1'b0;
+      x_old_page_q   <= '0;
+      x_slot_q       <= '0;
+      mapped_count_q <= '0;
+    end else begin
+      x_state_q      <= x_state_d;
+      x_line_q       <= x_line_d;
+      x_error_q      <= x_error_d;
+      x_slot_q       <= x_slot_d;
+      mapped_count_q <= mapped_count_d;
+      if (x_state_q == XIdle && start_i) begin
+        x_sync_q    <= start_req_i.op == qpm_pkg::CtxSync;
+        x_tag_q     <= start_req_i.tag;
+        x_dir_idx_q <= start_req_i.index[DirIdxW-1:0];
+        x_entry_q   <= start_req_i.dir_entry;
+      end
+      if (x_state_q == XOldWait && mem_rsp_valid_i && !mem_rsp_write_i) begin
+        x_old_valid_q <= mem_rsp_word_i[0];
+        x_old_page_q  <= mem_rsp_word_i[63:12];
+      end
+    end
+  end
+
+  `QPM_ASSERT(StartWhenIdle_A, start_i |-> x_state_q == XIdle)
+  `QPM_ASSERT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i |=> mem_req_valid_o
+                              && $stable(mem_req_write_o) && $stable(mem_req_addr_o)
+                              && $stable(mem_req_wdata_o))
+
+endmodule

@@ -1,0 +1,429 @@
+// qpm_mshr_file: the QP cache's miss registers, their scheduler and the table walk
+// (SPEC.md §3.2, §3.3; docs/qp-cache.md, "Misses").
+//
+// A miss register follows one missing QPN from its first request until its parked
+// requests have replayed:
+//   Victim -> [WbRead] -> Dir -> [DirReq -> DirWait] -> FillReq -> FillWait -> Replay
+// Victim chooses and reserves a way; a dirty victim goes on to WbRead, which reads it out
+// of the data RAM into the write-back buffer and moves on at once (the write-back does
+// not delay the fill, SPEC §11); Dir looks the page up in the directory cache, else reads
+// the entry; FillReq reads the QPC. One register advances through a shared step per
+// cycle (round-robin). Memory reads leave through one request register that holds its
+// request until the memory port takes it (never withdrawn, never swapped).
+//
+// Hazard: a miss must not read memory for a QPN that is still on its way to memory as a
+// victim (its read would see the old context). Dir waits while any register's victim
+// being read out, or any write-back buffer entry not yet acknowledged, holds its QPN.
+`include "qpm_assert.svh"
+
+module qpm_mshr_file #(
+  parameter int unsigned Sets       = 64,
+  parameter int unsigned Ways       = 4,
+  parameter int unsigned Mshrs      = 8,
+  parameter int unsigned SeqW       = 5,
+  parameter int unsigned PageBits   = 6,
+  parameter int unsigned DirIdxW    = 18,
+  parameter int unsigned WbDepth    = 2,
+  parameter int unsigned MemIdW     = 4,
+  localparam int unsigned QpnW  = qpm_pkg::QpnW,
+  localparam int unsigned SetW  = (Sets > 1) ? $clog2(Sets) : 1,
+  localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1,
+  localparam int unsigned Lines = Sets * Ways,
+  localparam int unsigned LineW = $clog2(Lines),
+  localparam int unsigned TagW  = QpnW - SetW,
+  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  input  logic [63:0]             qpt_base_i,
+  // the pipe's view: a register working on a QPN, free registers
+  input  logic [QpnW-1:0]         look_qpn_i,
+  output logic                    look_on_o,       // a register works on look_qpn_i
+  output logic                    look_filling_o,  // ... and its fill is not done yet
+  output logic [MshrW-1:0]        look_idx_o,
+  output logic                    free_any_o,
+  output logic [MshrW-1:0]        free_idx_o,
+  output logic                    all_free_o,
+  // the pipe parks a request: on a new register (alloc_i, at free_idx_o) or on idx_i
+  input  logic                    park_i,
+  input  logic                    alloc_i,
+  input  logic [MshrW-1:0]        park_idx_i,
+  input  logic [QpnW-1:0]         alloc_qpn_i,
+  output logic [SeqW-1:0]         park_seq_o,      // the parked request's place in line
+  // a replay of register deq_idx_i went through the pipe
+  input  logic                    deq_i,
+  input  logic [MshrW-1:0]        deq_idx_i,
+  // the park pool's view
+  output logic [Mshrs-1:0]        replaying_o,
+  output logic [Mshrs*SeqW-1:0]   deq_seq_o,
+  input  logic [MshrW-1:0]        status_idx_i,
+  output qpm_pkg::ctx_status_e    status_o,        // of register status_idx_i
+  // victim choice for the scheduled register's set
+  output logic [SetW-1:0]         vict_set_o,
+  input  logic                    vict_found_i,
+  input  logic [WayW-1:0]         vict_way_i,
+  input  logic                    vict_valid_i,    // the chosen way holds a QPC ...
+  input  logic                    vict_dirty_i,    // ... that must be written back
+  input  logic [TagW-1:0]         vict_tag_i,
+  output logic                    reserve_o,
+  output logic [LineW-1:0]        reserve_line_o,
+  // a dirty victim read out through the pipe into the write-back buffer
+  input  logic                    wbread_ok_i,     // the pipe and a buffer entry are free
+  output logic                    wbread_o,
+  output logic [LineW-1:0]        wbread_line_o,
+  output logic [QpnW-1:0]         wbread_qpn_o,
+  input  logic [WbDepth-1:0]      wb_pend_i,       // write-back buffer entries in flight
+  input  logic [WbDepth*QpnW-1:0] wb_pend_qpn_i,
+  // the directory cache
+  output logic [DirIdxW-1:0]      walk_idx_o,
+  input  logic                    walk_hit_i,
+  input  logic [63:12]            walk_page_i,
+  output logic                    dir_fill_o,      // a directory read found a mapped page
+  output logic [DirIdxW-1:0]      dir_fill_idx_o,
+  output logic [63:12]            dir_fill_page_o,
+  // memory reads (ID = register index), held until taken
+  output logic                    mem_req_valid_o,
+  input  logic                    mem_req_ready_i,
+  output logic [MemIdW-1:0]       mem_req_id_o,
+  output logic [63:0]             mem_req_addr_o,
+  output logic                    mem_req_line_o,
+  // read responses for the registers
+  input  logic                    mem_rsp_valid_i,
+  input  logic [MshrW-1:0]        mem_rsp_idx_i,
+  input  logic                    mem_rsp_error_i,
+  input  logic [63:0]             mem_rsp_word_i,  // a directory entry
+  // a fill lands (the pipe writes the data)
+  output logic                    fill_o,
+  output logic [LineW-1:0]        fill_line_o,
+  output logic [QpnW-1:0]         fill_qpn_o,
+  output logic [57:0]             fill_addr_o,     // QPC address bits 63:6
+  output logic [Lines-1:0]        release_o,
+  // events for the counters
+  output logic                    cnt_eviction_o,
+  output logic                    cnt_walk_o,
+  output logic                    cnt_dir_hit_o,
+  output logic                    cnt_unmapped_o,
+  output logic                    cnt_victim_wait_o
+);
+
+  typedef enum logic [3:0] {
+    MFree     = 4'd0,
+    MVictim   = 4'd1,
+    MWbRead   = 4'd2,
+    MDir      = 4'd3,
+    MDirReq   = 4'd4,
+    MDirWait  = 4'd5,
+    MFillReq  = 4'd6,
+    MFillWait = 4'd7,
+    MReplay   = 4'd8
+  } mshr_e;
+
+  function automatic logic [LineW-1:0] line_of(logic [SetW-1:0] set, logic [WayW-1:0] way);
+    line_of = LineW'({set, way});
+  endfunction
+
+  mshr_e                m_state_q  [Mshrs];
+  logic [QpnW-1:0]      m_qpn_q    [Mshrs];
+  logic [WayW-1:0]      m_way_q    [Mshrs];
+  logic [QpnW-1:0]      m_vqpn_q   [Mshrs];   // the dirty victim to read out
+  logic [57:0]          m_addr_q   [Mshrs];   // QPC address, once walked
+  qpm_pkg::ctx_status_e m_status_q [Mshrs];
+  logic [SeqW-1:0]      m_enq_q    [Mshrs];
+  logic [SeqW-1:0]      m_deq_q    [Mshrs];
+  logic [Mshrs-1:0]     m_waited_q;             // counted once in MISS_WAITS
+  logic [MshrW-1:0]     sched_next_q;
+  // the memory read request register
+  logic                 rq_valid_q;
+  logic [MemIdW-1:0]    rq_id_q;
+  logic [63:0]          rq_addr_q;
+  logic                 rq_line_q;
+
+  // ---- the pipe's view
+  always_comb begin
+    look_on_o      = 1'b0;
+    look_filling_o = 1'b0;
+    look_idx_o     = '0;
+    free_any_o     = 1'b0;
+    free_idx_o     = '0;
+    all_free_o     = 1'b1;
+    for (int m = Mshrs - 1; m >= 0; m--) begin
+      if (m_state_q[m] != MFree && m_qpn_q[m] == look_qpn_i) begin
+        look_on_o      = 1'b1;
+        look_filling_o = m_state_q[m] != MReplay;
+        look_idx_o     = MshrW'(m);
+      end
+      if (m_state_q[m] == MFree) begin
+        free_any_o = 1'b1;
+        free_idx_o = MshrW'(m);
+      end else begin
+        all_free_o = 1'b0;
+      end
+    end
+  end
+  assign park_seq_o = m_enq_q[park_idx_i];
+  assign status_o   = m_status_q[status_idx_i];
+  for (genvar g = 0; g < Mshrs; g++) begin : gen_view
+    assign replaying_o[g]              = m_state_q[g] == MReplay;
+    assign deq_seq_o[g*SeqW +: SeqW]   = m_deq_q[g];
+  end
+
+  // ---- hazard: the QPN is still on its way to memory as a victim
+  logic [Mshrs-1:0] m_wb_hazard;
+  always_comb begin
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      m_wb_hazard[m] = 1'b0;
+      for (int unsigned v = 0; v < Mshrs; v++) begin
+        if (m_state_q[v] == MWbRead && m_vqpn_q[v] == m_qpn_q[m]) m_wb_hazard[m] = 1'b1;
+      end
+      for (int unsigned e = 0; e < WbDepth; e++) begin
+        if (wb_pend_i[e] && wb_pend_qpn_i[e*QpnW +: QpnW] == m_qpn_q[m]) m_wb_hazard[m] = 1'b1;
+      end
+    end
+  end
+
+  // ---- which registers can take a shared step now; round-robin among them
+  logic [Mshrs-1:0] m_can;
+  logic             sched_any;
+  logic [MshrW-1:0] sched;
+  always_comb begin
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      unique case (m_state_q[m])
+        MVictim:           m_can[m] = 1'b1;
+        MWbRead:           m_can[m] = wbread_ok_i;
+        MDir:              m_can[m] = !m_wb_hazard[m];
+        MDirReq, MFillReq: m_can[m] = !rq_valid_q;
+        default:           m_can[m] = 1'b0;
+      endcase
+    end
+    // From the register after the last one served: a miss waiting for a victim way must
+    // not shut out the registers whose fills would free one.
+    sched_any = 1'b0;
+    sched     = '0;
+    for (int k = Mshrs - 1; k >= 0; k--) begin
+      if (m_can[(32'(sched_next_q) + 32'(k)) % Mshrs]) begin
+        sched_any = 1'b1;
+        sched     = MshrW'((32'(sched_next_q) + 32'(k)) % Mshrs);
+      end
+    end
+  end
+
+  mshr_e s_state;
+  assign s_state        = m_state_q[sched];
+  assign vict_set_o     = m_qpn_q[sched][SetW-1:0];
+  assign walk_idx_o     = DirIdxW'(m_qpn_q[sched] >> PageBits);
+  assign reserve_o      = sched_any && s_state == MVictim && vict_found_i;
+  assign reserve_line_o = line_of(vict_set_o, vict_way_i);
+  assign wbread_o       = sched_any && s_state == MWbRead;
+  assign wbread_line_o  = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
+  assign wbread_qpn_o   = m_vqpn_q[sched];
+
+  // ---- memory responses
+  mshr_e r_state;
+  assign r_state         = m_state_q[mem_rsp_idx_i];
+  assign fill_o          = mem_rsp_valid_i && r_state == MFillWait && !mem_rsp_error_i;
+  assign fill_line_o     = line_of(m_qpn_q[mem_rsp_idx_i][SetW-1:0], m_way_q[mem_rsp_idx_i]);
+  assign fill_qpn_o      = m_qpn_q[mem_rsp_idx_i];
+  assign fill_addr_o     = m_addr_q[mem_rsp_idx_i];
+  assign dir_fill_o      = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
+                        && mem_rsp_word_i[0];
+  assign dir_fill_idx_o  = DirIdxW'(m_qpn_q[mem_rsp_idx_i] >> PageBits);
+  assign dir_fill_page_o = mem_rsp_word_i[63:12];
+
+  assign cnt_eviction_o    = reserve_o && vict_valid_i;
+  assign cnt_walk_o        = sched_any && s_state == MDir;
+  assign cnt_dir_hit_o     = cnt_walk_o && walk_hit_i;
+  assign cnt_unmapped_o    = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
+                          && !mem_rsp_word_i[0];
+  assign cnt_victim_wait_o = sched_any && s_state == MVictim && !vict_found_i
+                          && !m_waited_q[sched];
+
+  logic unused_word;   // a directory entry: valid in bit 0, the page in 63:12
+  assign unused_word = ^mem_rsp_word_i[11:1];
+
+  // ---- next state
+  mshr_e                m_state_d  [Mshrs];
+  logic [QpnW-1:0]      m_qpn_d    [Mshrs];
+  logic [WayW-1:0]      m_way_d    [Mshrs];
+  logic [QpnW-1:0]      m_vqpn_d   [Mshrs];
+  logic [57:0]          m_addr_d   [Mshrs];
+  qpm_pkg::ctx_status_e m_status_d [Mshrs];
+  logic [SeqW-1:0]      m_enq_d    [Mshrs];
+  logic [SeqW-1:0]      m_deq_d    [Mshrs];
+  logic [Mshrs-1:0]     m_waited_d;
+  logic                 rq_valid_d, rq_line_d;
+  logic [MemIdW-1:0]    rq_id_d;
+  logic [63:0]          rq_addr_d;
+
+  always_comb begin
+    for (int unsigned i = 0; i < Mshrs; i++) begin
+      m_state_d[i]  = m_state_q[i];
+      m_qpn_d[i]    = m_qpn_q[i];
+      m_way_d[i]    = m_way_q[i];
+      m_vqpn_d[i]   = m_vqpn_q[i];
+      m_addr_d[i]   = m_addr_q[i];
+      m_status_d[i] = m_status_q[i];
+      m_enq_d[i]    = m_enq_q[i];
+      m_deq_d[i]    = m_deq_q[i];
+    end
+    m_waited_d = m_waited_q;
+    release_o  = '0;
+    rq_valid_d = rq_valid_q && !mem_req_ready_i;
+    rq_id_d    = rq_id_q;
+    rq_addr_d  = rq_addr_q;
+    rq_line_d  = rq_line_q;
+
+    // the pipe: allocation, parking, replays
+    if (park_i) begin
+      m_enq_d[park_idx_i] = m_enq_q[park_idx_i] + SeqW'(1);
+      if (alloc_i) begin
+        m_state_d[park_idx_i]  = MVictim;
+        m_qpn_d[park_idx_i]    = alloc_qpn_i;
+        m_status_d[park_idx_i] = qpm_pkg::CtxOk;
+        m_waited_d[park_idx_i] = 1'b0;
+      end
+    end
+    if (deq_i) m_deq_d[deq_idx_i] = m_deq_q[deq_idx_i] + SeqW'(1);
+
+    // the scheduled register
+    if (sched_any) begin
+      unique case (s_state)
+        MVictim: begin
+          if (vict_found_i) begin
+            m_way_d[sched] = vict_way_i;
+            if (vict_valid_i && vict_dirty_i) begin
+              m_vqpn_d[sched]  = {vict_tag_i, vict_set_o};
+              m_state_d[sched] = MWbRead;
+            end else begin
+              m_state_d[sched] = MDir;
+            end
+          end else begin
+            m_waited_d[sched] = 1'b1;
+          end
+        end
+        MWbRead: m_state_d[sched] = MDir;   // the pipe reads it out this cycle
+        MDir: begin
+          if (walk_hit_i) begin
+            m_addr_d[sched]  = {walk_page_i, m_qpn_q[sched][PageBits-1:0]};
+            m_state_d[sched] = MFillReq;
+          end else begin
+            m_state_d[sched] = MDirReq;
+          end
+        end
+        MDirReq: begin
+          rq_valid_d       = 1'b1;
+          rq_id_d          = MemIdW'(sched);
+          rq_addr_d        = qpt_base_i + (64'(walk_idx_o) << 3);
+          rq_line_d        = 1'b0;
+          m_state_d[sched] = MDirWait;
+        end
+        MFillReq: begin
+          rq_valid_d       = 1'b1;
+          rq_id_d          = MemIdW'(sched);
+          rq_addr_d        = {m_addr_q[sched], 6'b0};
+          rq_line_d        = 1'b1;
+          m_state_d[sched] = MFillWait;
+        end
+        default: ;
+      endcase
+    end
+
+    // memory responses
+    if (mem_rsp_valid_i) begin
+      unique case (r_state)
+        MDirWait: begin
+          if (mem_rsp_error_i) begin
+            m_status_d[mem_rsp_idx_i] = qpm_pkg::CtxMemErr;
+            m_state_d[mem_rsp_idx_i]  = MReplay;
+          end else if (!mem_rsp_word_i[0]) begin
+            m_status_d[mem_rsp_idx_i] = qpm_pkg::CtxUnmapped;
+            m_state_d[mem_rsp_idx_i]  = MReplay;
+          end else begin
+            m_addr_d[mem_rsp_idx_i]  = {mem_rsp_word_i[63:12], m_qpn_q[mem_rsp_idx_i][PageBits-1:0]};
+            m_state_d[mem_rsp_idx_i] = MFillReq;
+          end
+        end
+        MFillWait: begin
+          m_state_d[mem_rsp_idx_i] = MReplay;
+          if (mem_rsp_error_i) m_status_d[mem_rsp_idx_i] = qpm_pkg::CtxMemErr;
+        end
+        default: ;
+      endcase
+    end
+
+    // registers whose waiters have all replayed
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      if (m_state_q[m] == MReplay && m_enq_q[m] == m_deq_q[m]
+          && !(park_i && park_idx_i == MshrW'(m))) begin
+        m_state_d[m] = MFree;
+        release_o[line_of(m_qpn_q[m][SetW-1:0], m_way_q[m])] = 1'b1;
+      end
+    end
+  end
+
+  assign mem_req_valid_o = rq_valid_q;
+  assign mem_req_id_o    = rq_id_q;
+  assign mem_req_addr_o  = rq_addr_q;
+  assign mem_req_line_o  = rq_line_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      m_waited_q   <= '0;
+      sched_next_q <= '0;
+      rq_valid_q   <= 1'b0;
+      rq_id_q      <= '0;
+      rq_addr_q    <= '0;
+      rq_line_q    <= 1'b0;
+    end else begin
+      m_waited_q <= m_waited_d;
+      if (sched_any) sched_next_q <= (32'(sched) == Mshrs - 1) ? '0 : sched + MshrW'(1);
+      rq_valid_q <= rq_valid_d;
+      rq_id_q    <= rq_id_d;
+      rq_addr_q  <= rq_addr_d;
+      rq_line_q  <= rq_line_d;
+    end
+  end
+
+  for (genvar g = 0; g < Mshrs; g++) begin : gen_mshr_ff
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        m_state_q[g]  <= MFree;
+        m_qpn_q[g]    <= '0;
+        m_way_q[g]    <= '0;
+        m_vqpn_q[g]   <= '0;
+        m_addr_q[g]   <= '0;
+        m_status_q[g] <= qpm_pkg::CtxOk;
+        m_enq_q[g]    <= '0;
+        m_deq_q[g]    <= '0;
+      end else begin
+        m_state_q[g]  <= m_state_d[g];
+        m_qpn_q[g]    <= m_qpn_d[g];
+        m_way_q[g]    <= m_way_d[g];
+        m_vqpn_q[g]   <= m_vqpn_d[g];
+        m_addr_q[g]   <= m_addr_d[g];
+        m_status_q[g] <= m_status_d[g];
+        m_enq_q[g]    <= m_enq_d[g];
+        m_deq_q[g]    <= m_deq_d[g];
+      end
+    end
+  end
+
+  // ---- contract
+  // The read request is held until taken (AXI rule, STYLE.md §2 rule 21).
+  `QPM_ASSERT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i |=> mem_req_valid_o
+                              && $stable(mem_req_id_o) && $stable(mem_req_addr_o)
+                              && $stable(mem_req_line_o))
+`ifndef SYNTHESIS
+  // Two miss registers never work on the same QPN.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      for (int unsigned a = 0; a < Mshrs; a++) begin
+        for (int unsigned b = a + 1; b < Mshrs; b++) begin
+          assert (!(m_state_q[a] != MFree && m_state_q[b] != MFree && m_qpn_q[a] == m_qpn_q[b]))
+            else $error("[ASSERT FAILED] %m: two miss registers for one QPN");
+        end
+      end
+    end
+  end
+`endif
+
+endmodule

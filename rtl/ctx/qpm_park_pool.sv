@@ -1,0 +1,117 @@
+// qpm_park_pool: requests waiting for a fill, and their replay (docs/qp-cache.md).
+//
+// A request that misses, or meets a miss under way on its QPN, is parked here with the
+// index of its miss register and its place in that register's line (seq). When the
+// register's fill is done (replaying_i), its requests replay in that order: the next one
+// is read out of the park RAM a cycle ahead ("staged") and offered to the pipe, which
+// takes it (take_i) before any new request. The staged request stays offered, unchanged,
+// until it is taken. The requests themselves (a write carries a whole QPC) live in a RAM;
+// only the small bookkeeping is in flops.
+`include "qpm_assert.svh"
+
+module qpm_park_pool #(
+  parameter int unsigned Depth = 16,
+  parameter int unsigned Mshrs = 8,
+  parameter int unsigned SeqW  = 5,
+  parameter int unsigned ReqW  = 32,
+  localparam int unsigned IdxW  = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  output logic                  free_any_o,
+  output logic                  empty_o,
+  // park a request (the pipe checked free_any_o)
+  input  logic                  park_i,
+  input  logic [ReqW-1:0]       park_req_i,
+  input  logic [MshrW-1:0]      park_mshr_i,
+  input  logic [SeqW-1:0]       park_seq_i,
+  // which registers replay, and whose turn it is in each
+  input  logic [Mshrs-1:0]      replaying_i,
+  input  logic [Mshrs*SeqW-1:0] deq_seq_i,
+  // the staged replay
+  output logic                  stage_valid_o,
+  output logic [ReqW-1:0]       stage_req_o,
+  output logic [MshrW-1:0]      stage_mshr_o,
+  input  logic                  take_i
+);
+
+  logic [Depth-1:0] p_valid_q;
+  logic [MshrW-1:0] p_mshr_q [Depth];
+  logic [SeqW-1:0]  p_seq_q  [Depth];
+  logic             stage_valid_q;
+  logic [IdxW-1:0]  stage_idx_q;
+
+  logic            free_any, replay_any;
+  logic [IdxW-1:0] free_idx, replay_idx;
+  always_comb begin
+    free_any   = 1'b0;
+    free_idx   = '0;
+    replay_any = 1'b0;
+    replay_idx = '0;
+    for (int i = Depth - 1; i >= 0; i--) begin
+      if (!p_valid_q[i]) begin
+        free_any = 1'b1;
+        free_idx = IdxW'(i);
+      end
+      if (p_valid_q[i] && replaying_i[p_mshr_q[i]]
+          && p_seq_q[i] == deq_seq_i[32'(p_mshr_q[i]) * SeqW +: SeqW]) begin
+        replay_any = 1'b1;
+        replay_idx = IdxW'(i);
+      end
+    end
+  end
+  assign free_any_o = free_any;
+  assign empty_o    = p_valid_q == '0;
+
+  // One RAM port: a park writes; otherwise the next replay is read out (one at a time).
+  logic stage_now;
+  assign stage_now = replay_any && !stage_valid_q && !park_i;
+  qpm_ram_1p #(
+    .Width (ReqW),
+    .Depth (Depth)
+  ) u_park_ram (
+    .clk_i   (clk_i),
+    .req_i   (park_i || stage_now),
+    .we_i    (park_i),
+    .addr_i  (park_i ? free_idx : replay_idx),
+    .wdata_i (park_req_i),
+    .rdata_o (stage_req_o)
+  );
+  assign stage_valid_o = stage_valid_q;
+  assign stage_mshr_o  = p_mshr_q[stage_idx_q];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stage_valid_q <= 1'b0;
+      stage_idx_q   <= '0;
+    end else if (take_i) begin
+      stage_valid_q <= 1'b0;
+    end else if (stage_now) begin
+      stage_valid_q <= 1'b1;
+      stage_idx_q   <= replay_idx;
+    end
+  end
+
+  for (genvar g = 0; g < Depth; g++) begin : gen_entry
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        p_valid_q[g] <= 1'b0;
+        p_mshr_q[g]  <= '0;
+        p_seq_q[g]   <= '0;
+      end else if (park_i && free_idx == IdxW'(g)) begin
+        p_valid_q[g] <= 1'b1;
+        p_mshr_q[g]  <= park_mshr_i;
+        p_seq_q[g]   <= park_seq_i;
+      end else if (take_i && stage_idx_q == IdxW'(g)) begin
+        p_valid_q[g] <= 1'b0;
+      end
+    end
+  end
+
+  `QPM_ASSERT(ParkHasRoom_A, park_i |-> free_any)
+  `QPM_ASSERT(TakeStaged_A, take_i |-> stage_valid_q)
+  // A staged replay stays offered, unchanged, until taken (it is read once).
+  `QPM_ASSERT(StageStable_A, stage_valid_q && !take_i |=> stage_valid_q && $stable(stage_idx_q))
+
+endmodule

@@ -1,0 +1,370 @@
+// qpm_qpc_pipe: the QP cache's pipeline over the QPC RAM (docs/qp-cache.md, "Pipeline").
+//
+//   P0  choose: a fill from memory, a dirty line to read out (a miss register's victim
+//       or the maintenance engine's), and a request (a staged replay before a new one);
+//       look the request up and decide it; read the RAM
+//   P1  the RAM's data, forwarded from the write of the cycle before when it is the
+//       same line; answer; write the RAM (a write hit or a fill); load the write-back
+//       buffer
+//
+// The QPC RAM and the address RAM have one read port (used in P0) and one write port
+// (used in P1), so in one cycle a fill can land while a read hits, and a line can be
+// read out while a write hits. A read in P0 does not see the write P1 makes in the same
+// cycle: the one-entry forward register w_* holds that write for the next cycle, so an
+// operation always sees the newest QPC of its line.
+`include "qpm_assert.svh"
+
+module qpm_qpc_pipe #(
+  parameter int unsigned Sets     = 64,
+  parameter int unsigned Ways     = 4,
+  parameter int unsigned Mshrs    = 8,
+  parameter int unsigned WbDepth  = 2,
+  localparam int unsigned QpnW  = qpm_pkg::QpnW,
+  localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1,
+  localparam int unsigned Lines = Sets * Ways,
+  localparam int unsigned LineW = $clog2(Lines),
+  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1,
+  localparam int unsigned WbW   = (WbDepth > 1) ? $clog2(WbDepth) : 1
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  input  logic [31:0]              qpn_limit_i,
+  // QPC-access requests and responses
+  input  logic                     req_valid_i,
+  output logic                     req_ready_o,
+  input  qpm_pkg::ctx_req_t        req_i,
+  output logic                     rsp_valid_o,
+  output qpm_pkg::ctx_rsp_t        rsp_o,
+  // line state: lookup of the request's QPN, and its updates
+  output logic [QpnW-1:0]          look_qpn_o,
+  input  logic                     look_hit_i,
+  input  logic [LineW-1:0]         look_line_i,
+  input  logic                     look_pinned_i,
+  input  logic [WayW:0]            look_pinned_in_set_i,
+  output logic                     touch_o,
+  output logic                     dirty_o,
+  output logic                     pin_o,
+  output logic                     pin_value_o,
+  output logic                     excl_o,             // the pipe writes look_line_i now:
+                                                       // not a victim this cycle
+  // miss registers
+  input  logic                     m_on_i,
+  input  logic                     m_filling_i,
+  input  logic [MshrW-1:0]         m_idx_i,
+  input  logic                     m_free_any_i,
+  input  logic [MshrW-1:0]         m_free_idx_i,
+  input  logic                     m_all_free_i,
+  output logic                     park_o,
+  output logic                     alloc_o,
+  output logic [MshrW-1:0]         park_idx_o,
+  output logic                     deq_o,
+  input  qpm_pkg::ctx_status_e     replay_status_i,    // of the staged replay's register
+  // park pool
+  input  logic                     park_free_any_i,
+  input  logic                     park_empty_i,
+  input  logic                     stage_valid_i,
+  input  qpm_pkg::ctx_req_t        stage_req_i,
+  output logic                     take_o,
+  // a fill from memory (always taken)
+  input  logic                     fill_i,
+  input  logic [LineW-1:0]         fill_line_i,
+  input  logic [57:0]              fill_addr_i,
+  input  logic [511:0]             fill_data_i,
+  // dirty lines read out into the write-back buffer
+  input  logic                     wb_free_any_i,
+  input  logic                     wb_empty_i,
+  input  logic [WbW-1:0]           wb_alloc_idx_i,
+  output logic                     wbread_ok_o,        // a miss register may read one out
+  input  logic                     wbread_i,           // ... and does (always taken)
+  input  logic [LineW-1:0]         wbread_line_i,
+  input  logic [QpnW-1:0]          wbread_qpn_i,
+  input  logic                     xread_i,            // the maintenance engine asks ...
+  output logic                     xread_ok_o,         // ... and is granted
+  input  logic [LineW-1:0]         xread_line_i,
+  input  logic [QpnW-1:0]          xread_qpn_i,
+  output logic                     wb_alloc_o,
+  output logic [QpnW-1:0]          wb_alloc_qpn_o,
+  output logic                     wb_alloc_maint_o,
+  output logic                     wb_load_o,
+  output logic [WbW-1:0]           wb_load_idx_o,
+  output logic [57:0]              wb_load_addr_o,
+  output logic [511:0]             wb_load_data_o,
+  // the maintenance engine
+  input  logic                     maint_busy_i,
+  output logic                     maint_start_o,
+  input  logic                     maint_rsp_valid_i,
+  input  logic [qpm_pkg::CtxTagW-1:0] maint_rsp_tag_i,
+  input  qpm_pkg::ctx_status_e     maint_rsp_status_i,
+  // events for the counters
+  output logic                     cnt_hit_o,
+  output logic                     cnt_miss_o,
+  output logic                     cnt_merged_o,
+  output logic                     cnt_refused_o,
+  output logic                     cnt_wait_o
+);
+
+  localparam int unsigned AddrW = 58;
+  localparam int unsigned QpcW  = qpm_pkg::QpcW;
+
+  // ---------------------------------------------------------------------------------
+  // P0: the request in the pipe and its decision
+  // ---------------------------------------------------------------------------------
+  qpm_pkg::ctx_req_t r;
+  logic              r_valid, r_is_replay, r_failed_replay, r_in_range;
+  assign r_is_replay     = stage_valid_i;
+  assign r               = stage_valid_i ? stage_req_i : req_i;
+  assign r_valid         = stage_valid_i || (req_valid_i && !maint_busy_i);
+  assign r_failed_replay = r_is_replay && replay_status_i != qpm_pkg::CtxOk;
+  assign r_in_range      = 32'(r.index) < qpn_limit_i;
+  assign look_qpn_o      = r.index;
+  logic unused_r;   // directory entries are the maintenance engine's
+  assign unused_r = ^r.dir_entry;
+
+  // The RAM ports this cycle: a fill takes the write slot of P1; a read-out takes the
+  // read port (a miss register's first, the maintenance engine's when nothing else).
+  logic xread_go, read_port_busy, write_slot_busy;
+  assign wbread_ok_o     = wb_free_any_i;
+  assign xread_go        = xread_i && wb_free_any_i && !wbread_i;
+  assign xread_ok_o      = xread_go;
+  assign read_port_busy  = wbread_i || xread_go;
+  assign write_slot_busy = fill_i;
+
+  typedef enum logic [2:0] {
+    PStall    = 3'd0,   // nothing consumed this cycle
+    PRespond  = 3'd1,   // answered without the RAM (status only)
+    PReadHit  = 3'd2,
+    PWriteHit = 3'd3,
+    PPark     = 3'd4,   // joins a miss register (new miss or merge)
+    PMaint    = 3'd5    // handed to the maintenance engine
+  } pipe_e;
+
+  pipe_e                p_act;
+  qpm_pkg::ctx_status_e p_status;
+  logic                 p_new_miss, p_refused, p_merge, p_wait;
+  always_comb begin
+    p_act      = PStall;
+    p_status   = qpm_pkg::CtxOk;
+    p_new_miss = 1'b0;
+    p_refused  = 1'b0;
+    p_merge    = 1'b0;
+    p_wait     = 1'b0;
+    if (r_valid) begin
+      if (r_failed_replay) begin
+        p_act    = PRespond;               // the fill failed: so does every waiter
+        p_status = replay_status_i;
+      end else if (r.op == qpm_pkg::CtxSync || r.op == qpm_pkg::CtxDirWrite) begin
+        if (m_all_free_i && park_empty_i && wb_empty_i) p_act = PMaint;
+      end else if (!r_in_range) begin
+        p_act     = PRespond;
+        p_status  = qpm_pkg::CtxUnmapped;  // refused before any memory access
+        p_refused = r.op != qpm_pkg::CtxPrefetch;
+      end else if (!r_is_replay && m_on_i) begin
+        // Join a fill under way (a merge). Once the fill is done and its waiters are
+        // replaying, wait at the port instead: parking more behind them would keep the
+        // miss register (and its reserved way) alive for as long as requests keep coming.
+        if (!m_filling_i) begin
+          p_act = PStall;
+        end else if (park_free_any_i) begin
+          p_act   = PPark;
+          p_merge = r.op != qpm_pkg::CtxPrefetch;
+        end else begin
+          p_wait = 1'b1;
+        end
+      end else if (look_hit_i) begin
+        unique case (r.op)
+          qpm_pkg::CtxRead:  if (!read_port_busy)  p_act = PReadHit;
+          qpm_pkg::CtxWrite: if (!write_slot_busy) p_act = PWriteHit;
+          qpm_pkg::CtxPin: begin
+            p_act = PRespond;
+            if (!look_pinned_i && 32'(look_pinned_in_set_i) >= Ways - 1) p_status = qpm_pkg::CtxBusy;
+          end
+          default: p_act = PRespond;       // CtxUnpin, CtxPrefetch
+        endcase
+      end else if (m_free_any_i && park_free_any_i) begin
+        p_act      = PPark;
+        p_new_miss = 1'b1;
+      end else begin
+        p_wait = 1'b1;
+      end
+    end
+  end
+
+  // A port request is taken when the pipe consumes it (no replay in the way).
+  assign req_ready_o   = !stage_valid_i && !maint_busy_i && p_act != PStall;
+  assign take_o        = r_is_replay && p_act != PStall;
+  assign deq_o         = take_o;
+  assign maint_start_o = p_act == PMaint;
+
+  assign park_o     = p_act == PPark;
+  assign alloc_o    = p_act == PPark && p_new_miss;
+  assign park_idx_o = p_new_miss ? m_free_idx_i : m_idx_i;
+
+  // Line state.
+  logic hit_ok, pin_op;
+  assign hit_ok      = p_act == PRespond && look_hit_i && p_status == qpm_pkg::CtxOk
+                    && !p_refused && !r_failed_replay;
+  assign pin_op      = r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin;
+  assign touch_o     = p_act == PReadHit || p_act == PWriteHit || hit_ok;
+  assign dirty_o     = p_act == PWriteHit;
+  // A context written invalid (DESTROY_QP) is no longer pinned.
+  assign pin_o       = (hit_ok && pin_op) || (p_act == PWriteHit && !r.wdata.valid);
+  assign pin_value_o = p_act != PWriteHit && r.op == qpm_pkg::CtxPin;
+  // Only a line the pipe writes this cycle (data, or its pin bit) is kept out of the
+  // victim choice; a read hit is safe. (Excluding every hit let a stream of hits starve
+  // a set's last evictable way.)
+  assign excl_o      = p_act == PWriteHit || (p_act == PRespond && look_hit_i && pin_op);
+
+  // Counters (docs/qp-table.md says what each counts).
+  logic wait_counted_q;
+  assign cnt_hit_o     = (p_act == PReadHit || p_act == PWriteHit || hit_ok)
+                      && !r_is_replay && r.op != qpm_pkg::CtxPrefetch;
+  assign cnt_miss_o    = p_act == PPark && p_new_miss;
+  assign cnt_merged_o  = p_act == PPark && p_merge;
+  assign cnt_refused_o = p_refused;
+  assign cnt_wait_o    = p_act == PStall && p_wait && !r_is_replay && !wait_counted_q;
+
+  // Read-outs into the write-back buffer.
+  assign wb_alloc_o       = wbread_i || xread_go;
+  assign wb_alloc_qpn_o   = wbread_i ? wbread_qpn_i : xread_qpn_i;
+  assign wb_alloc_maint_o = !wbread_i;
+
+  // ---------------------------------------------------------------------------------
+  // The RAMs
+  // ---------------------------------------------------------------------------------
+  logic             ram_re;
+  logic [LineW-1:0] ram_raddr;
+  logic [QpcW-1:0]  ram_rdata;
+  logic [AddrW-1:0] aram_rdata;
+  logic             p1_we, p1_wfill;
+  logic [LineW-1:0] p1_wline;
+  logic [QpcW-1:0]  p1_wdata;
+  logic [AddrW-1:0] p1_waddr;
+
+  assign ram_re    = p_act == PReadHit || wbread_i || xread_go;
+  assign ram_raddr = wbread_i ? wbread_line_i : xread_go ? xread_line_i : look_line_i;
+
+  qpm_ram_2p #(
+    .Width (QpcW),
+    .Depth (Lines)
+  ) u_data_ram (
+    .clk_i   (clk_i),
+    .re_i    (ram_re),
+    .raddr_i (ram_raddr),
+    .rdata_o (ram_rdata),
+    .we_i    (p1_we),
+    .waddr_i (p1_wline),
+    .wdata_i (p1_wdata)
+  );
+  // Each line's QPC address in memory: written by a fill, read to write the line back.
+  qpm_ram_2p #(
+    .Width (AddrW),
+    .Depth (Lines)
+  ) u_addr_ram (
+    .clk_i   (clk_i),
+    .re_i    (wbread_i || xread_go),
+    .raddr_i (ram_raddr),
+    .rdata_o (aram_rdata),
+    .we_i    (p1_we && p1_wfill),
+    .waddr_i (p1_wline),
+    .wdata_i (p1_waddr)
+  );
+
+  // ---------------------------------------------------------------------------------
+  // P1
+  // ---------------------------------------------------------------------------------
+  logic                        p1_rsp_valid, p1_rsp_from_ram, p1_load;
+  logic [qpm_pkg::CtxTagW-1:0] p1_rsp_tag;
+  qpm_pkg::ctx_status_e        p1_rsp_status;
+  logic [LineW-1:0]            p1_rline;
+  logic [WbW-1:0]              p1_load_idx;
+  // the write P1 made in the cycle before (forwarded to this cycle's read data)
+  logic                        w_valid_q, w_fill_q;
+  logic [LineW-1:0]            w_line_q;
+  logic [QpcW-1:0]             w_data_q;
+  logic [AddrW-1:0]            w_addr_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      p1_rsp_valid    <= 1'b0;
+      p1_rsp_from_ram <= 1'b0;
+      p1_rsp_tag      <= '0;
+      p1_rsp_status   <= qpm_pkg::CtxOk;
+      p1_rline        <= '0;
+      p1_load         <= 1'b0;
+      p1_load_idx     <= '0;
+      p1_we           <= 1'b0;
+      p1_wfill        <= 1'b0;
+      p1_wline        <= '0;
+      p1_wdata        <= '0;
+      p1_waddr        <= '0;
+      w_valid_q       <= 1'b0;
+      w_fill_q        <= 1'b0;
+      w_line_q        <= '0;
+      w_data_q        <= '0;
+      w_addr_q        <= '0;
+      wait_counted_q  <= 1'b0;
+    end else begin
+      p1_rsp_valid    <= (p_act == PRespond || p_act == PReadHit || p_act == PWriteHit)
+                      || maint_rsp_valid_i;
+      p1_rsp_from_ram <= p_act == PReadHit;
+      if (maint_rsp_valid_i) begin
+        p1_rsp_tag    <= maint_rsp_tag_i;
+        p1_rsp_status <= maint_rsp_status_i;
+      end else begin
+        p1_rsp_tag    <= r.tag;
+        p1_rsp_status <= p_status;
+      end
+      p1_rline        <= ram_raddr;
+      p1_load         <= wb_alloc_o;
+      p1_load_idx     <= wb_alloc_idx_i;
+      p1_we           <= fill_i || p_act == PWriteHit;
+      p1_wfill        <= fill_i;
+      p1_wline        <= fill_i ? fill_line_i : look_line_i;
+      p1_wdata        <= fill_i ? fill_data_i : r.wdata;
+      p1_waddr        <= fill_addr_i;
+      w_valid_q       <= p1_we;
+      w_fill_q        <= p1_wfill;
+      w_line_q        <= p1_wline;
+      w_data_q        <= p1_wdata;
+      w_addr_q        <= p1_waddr;
+      if (p_act != PStall) wait_counted_q <= 1'b0;
+      else if (cnt_wait_o) wait_counted_q <= 1'b1;
+    end
+  end
+
+  logic            fwd_data, fwd_addr;
+  logic [QpcW-1:0] p1_rdata;
+  assign fwd_data = w_valid_q && w_line_q == p1_rline;
+  assign fwd_addr = fwd_data && w_fill_q;
+  assign p1_rdata = fwd_data ? w_data_q : ram_rdata;
+
+  assign wb_load_o      = p1_load;
+  assign wb_load_idx_o  = p1_load_idx;
+  assign wb_load_data_o = p1_rdata;
+  assign wb_load_addr_o = fwd_addr ? w_addr_q : aram_rdata;
+
+  assign rsp_valid_o  = p1_rsp_valid;
+  assign rsp_o.tag    = p1_rsp_tag;
+  assign rsp_o.status = p1_rsp_status;
+  assign rsp_o.rdata  = p1_rsp_from_ram ? p1_rdata : '0;
+
+  // ---------------------------------------------------------------------------------
+  // Contract
+  // ---------------------------------------------------------------------------------
+  // A replay of a successful fill hits: the line stays reserved until its waiters ran.
+  logic r_replay_of_fill;
+  assign r_replay_of_fill = r_is_replay && !r_failed_replay && r.op != qpm_pkg::CtxSync
+                         && r.op != qpm_pkg::CtxDirWrite && r_in_range;
+  `QPM_ASSERT(ReplayHits_A, r_replay_of_fill |-> look_hit_i)
+  // At least one way of every set can always be evicted.
+  `QPM_ASSERT(PinCapacity_A, 32'(look_pinned_in_set_i) < Ways)
+  // One write per cycle: a fill never meets a write hit; one read: a read-out never
+  // meets a read hit.
+  `QPM_ASSERT(OneWrite_A, !(fill_i && p_act == PWriteHit))
+  `QPM_ASSERT(OneRead_A, !((wbread_i || xread_go) && p_act == PReadHit))
+  // A maintenance answer never meets a pipe answer.
+  `QPM_ASSERT(OneAnswer_A, !(maint_rsp_valid_i && p_act != PStall && p_act != PPark
+                             && p_act != PMaint))
+  `QPM_ASSERT(ReadOutHasRoom_A, wbread_i |-> wb_free_any_i)
+
+endmodule
