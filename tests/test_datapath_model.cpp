@@ -1134,12 +1134,13 @@ TEST_CASE("RNR_NAK counts cur_rnr_retry down but never when rnr_retry is 7",
   for (int i = 0; i < 20; ++i) CHECK(run(m, plain(DpOp::RnrNak, 0x11)) == Verdict::Retry);
   CHECK(m.qpc(0x11).cur_rnr_retry == 7);
   CHECK(m.qpc(0x11).state == kRts);
-  // 7 means "retry forever" whatever the running copy holds.
+  // The counter decides (SPEC §6): a running copy of 0 (only a backdoor makes one while
+  // rnr_retry is 7) is FATAL.
   Qpc q = m.qpc(0x11);
   q.cur_rnr_retry = 0;
   m.force_qpc(0x11, q);
-  CHECK(run(m, plain(DpOp::RnrNak, 0x11)) == Verdict::Retry);
-  CHECK(m.qpc(0x11).cur_rnr_retry == 0);
+  CHECK(run(m, plain(DpOp::RnrNak, 0x11)) == Verdict::Fatal);
+  CHECK(m.qpc(0x11).state == kErr);
   // retry_cnt 7 is an ordinary count.
   a.retry_cnt = 7;
   bring_to(m, 0x12, kRc, kRts, a);

@@ -243,10 +243,13 @@ DpOutcome retry_or_fatal(Op &op, bool rnr) {
   if (auto d = requester_checks(op)) return *d;
   const Qpc &q = op.q();
   if (sq_outstanding(q) == 0) return op.drop(DropReason::Count);
-  if (rnr && q.rnr_retry == 7) return op.verdict(Verdict::Retry);  // 7: retry forever
+  // SPEC §6: the counter decides; cur_rnr_retry never decrements when rnr_retry is 7
+  // (it is loaded with 7, so that is "retry forever").
   const uint32_t counter = rnr ? q.cur_rnr_retry : q.cur_retry_cnt;
   if (counter != 0) {
-    (rnr ? op.next().cur_rnr_retry : op.next().cur_retry_cnt) = counter - 1;
+    if (!(rnr && q.rnr_retry == 7)) {
+      (rnr ? op.next().cur_rnr_retry : op.next().cur_retry_cnt) = counter - 1;
+    }
     return op.verdict(Verdict::Retry);
   }
   op.move_to(QpState::Err, rnr ? syndrome::kRnrRetryExc : syndrome::kRetryExc);

@@ -1,0 +1,76 @@
+// qpm_doorbell_exec: the compute of one doorbell (SPEC.md §6 "Doorbells",
+// docs/datapath.md).
+//
+// Pure combinational. Software posted count WQEs on the send or receive queue. Refused
+// (nothing changes; the caller counts it) when the QP does not exist, for the SQ in
+// RESET, INIT or RTR, for the RQ in RESET, or when the queue would overflow:
+// (pi - ci) + count > 2^log_size, with pi - ci the 16-bit difference. Otherwise
+// pi += count modulo 2^16, in every other state, ERR included (SQ WQEs posted in SQD or
+// SQE wait; the flush of WQEs posted in ERR is SPEC §7's). A doorbell of count 0 that
+// is not refused changes nothing.
+module qpm_doorbell_exec (
+  input  qpm_pkg::doorbell_t db_i,
+  input  logic               exists_i,   // QPN below the limit, page mapped, QPC valid
+  input  qpm_pkg::qpc_t      qpc_i,      // the QPC before the doorbell
+  output logic               refused_o,
+  output qpm_pkg::qpc_t      qpc_o       // the QPC after (qpc_i when refused)
+);
+
+  // The queue's indices and size.
+  logic [15:0] pi, ci;
+  logic [4:0]  log_size;
+  assign pi       = db_i.rq ? qpc_i.rq_pi       : qpc_i.sq_pi;
+  assign ci       = db_i.rq ? qpc_i.rq_ci       : qpc_i.sq_ci;
+  assign log_size = db_i.rq ? qpc_i.log_rq_size : qpc_i.log_sq_size;
+
+  // Posting allowed: the RQ in any state but RESET, the SQ from RTS on (RTS, SQD, SQE,
+  // ERR).
+  logic st_reset, st_init, st_rtr, state_refuses;
+  assign st_reset      = qpc_i.state == qpm_pkg::StReset;
+  assign st_init       = qpc_i.state == qpm_pkg::StInit;
+  assign st_rtr        = qpc_i.state == qpm_pkg::StRtr;
+  assign state_refuses = db_i.rq ? st_reset : (st_reset | st_init | st_rtr);
+
+  // Overflow: (pi - ci) + count > 2^log_size, pi - ci modulo 2^16. One carry chain, not
+  // a subtraction, an addition and a compare in series:
+  //   y     = pi + ~ci + count                 (~ci = 2^16 - 1 - ci)
+  //   total = (pi - ci mod 2^16) + count = y + 1 - 2^16 * (pi >= ci)
+  //   overflow  <=>  total - 1 >= 2^log_size  <=>  m >= 2^log_size,
+  // with m = y - 2^16 * (pi >= ci) in [-1, 2^17 - 2]: only its top two bits wait for the
+  // compare. m >= 2^log_size when m is not negative and has a bit set at or above
+  // log_size; a size of 2^17 or more (no such bit) never overflows.
+  logic [16:0] at_or_above;  // bit k: k >= log_size
+  always_comb begin
+    for (int k = 0; k < 17; k++) begin
+      at_or_above[k] = 5'(k) >= log_size;
+    end
+  end
+
+  logic [17:0] y, m;
+  logic        no_wrap, overflow;
+  assign y        = {2'b00, pi} + {2'b00, ~ci} + {2'b00, db_i.count};
+  assign no_wrap  = pi >= ci;
+  assign m        = {y[17:16] - {1'b0, no_wrap}, y[15:0]};
+  assign overflow = !m[17] && ((m[16:0] & at_or_above) != '0);
+
+  assign refused_o = !exists_i || state_refuses || overflow;
+
+  logic [15:0] pi_next;
+  assign pi_next = pi + db_i.count;
+
+  always_comb begin
+    qpc_o = qpc_i;
+    if (!refused_o) begin
+      if (db_i.rq) begin
+        qpc_o.rq_pi = pi_next;
+      end else begin
+        qpc_o.sq_pi = pi_next;
+      end
+    end
+  end
+
+  // The QPN selects the QPC upstream.
+  logic unused_qpn;
+  assign unused_qpn = ^db_i.qpn;
+
+endmodule
