@@ -55,7 +55,7 @@ test: build
 
 # Modules of rtl/files.f that qpm_top does not instantiate yet: a run with --top-module
 # qpm_top never elaborates them, so each is linted as a top of its own.
-LINT_EXTRA_TOPS := qpm_dp_exec qpm_doorbell_exec
+LINT_EXTRA_TOPS :=
 
 lint: $(BUILD)/.deps-ok
 	verilator --lint-only -Wall -Irtl rtl/lint.vlt $(RTL_FILES) --top-module qpm_top

@@ -1,9 +1,11 @@
 rtl/qpm_pkg.sv
 rtl/common/qpm_ram_1p.sv
 rtl/common/qpm_ram_2p.sv
+rtl/common/qpm_fifo.sv
 rtl/common/qpm_plru_tree.sv
 rtl/dp/qpm_dp_exec.sv
 rtl/dp/qpm_doorbell_exec.sv
+rtl/dp/qpm_dp_front.sv
 rtl/cmd/qpm_qp_trans_table.sv
 rtl/cmd/qpm_state_enforcer.sv
 rtl/cmd/qpm_cmd_unit.sv

@@ -204,7 +204,10 @@ package qpm_pkg;
     CtxPin      = 3'd3,  // keep the QPC of index cached (eviction hint)
     CtxUnpin    = 3'd4,
     CtxSync     = 3'd5,  // write every dirty line back to memory
-    CtxPrefetch = 3'd6   // bring the QPC of index into the cache; no data returned
+    CtxPrefetch = 3'd6,  // bring the QPC of index into the cache; no data returned
+    CtxDp       = 3'd7   // a datapath operation or a doorbell: read, decide and write
+                         // the QPC in one pass (wdata carries a dp_req_t, rdata answers
+                         // a dp_exec_rsp_t)
   } ctx_op_e;
 
   typedef enum logic [1:0] {
@@ -351,6 +354,10 @@ package qpm_pkg;
     logic [15:0]     count;
   } doorbell_t;
 
+  // Inside qpm a doorbell travels the cache's pipeline as a dp_req_t with this op code
+  // (never seen on the datapath port): wqes holds the count, cls[0] the queue (1: RQ).
+  parameter logic [3:0] DpOpDoorbell = 4'd15;
+
   // Asynchronous events (enum ibv_event_type values) and the causes hardware records in
   // err_syndrome and the EQE's syndrome when it moves a QP to ERR or SQE by itself.
   parameter logic [4:0] EvQpFatal     = 5'd1;
@@ -376,5 +383,19 @@ package qpm_pkg;
     logic [4:0]      event_type;
     logic [7:0]      syndrome;
   } eqe_t;
+
+  // What the cache's pipeline answers a CtxDp request with (in ctx_rsp_t.rdata).
+  typedef struct packed {
+    logic    event_valid;
+    eqe_t    event_data;
+    logic    db_refused;      // a doorbell was refused
+    dp_rsp_t rsp;
+  } dp_exec_rsp_t;
+
+  // ctx tags of the requesters sharing the cache (qpm_dp_front).
+  parameter logic [CtxTagW-1:0] TagCmd      = 4'd0;   // the command unit's access
+  parameter logic [CtxTagW-1:0] TagPrefetch = 4'd1;   // the command unit's prefetch
+  parameter logic [CtxTagW-1:0] TagDp       = 4'd2;   // a datapath operation
+  parameter logic [CtxTagW-1:0] TagDoorbell = 4'd3;   // a doorbell
 
 endpackage

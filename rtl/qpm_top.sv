@@ -5,7 +5,9 @@
 // QP cache behind it keeps Sets x Ways contexts on chip and walks the page-table-shaped
 // QP table in host memory over the AXI4 master on a miss. Software programs the table
 // base and QPN limit, and reads the event counters, over the AXI4-Lite CSR port. The
-// datapath, the flush and the event queue attach in later steps (docs/architecture.md).
+// datapath's operations and the doorbells share the cache's read-modify-write pipeline
+// with the commands (qpm_dp_front); their events leave on the EQE port. The flush and
+// the lossless multi-QP event queue attach in later steps (docs/architecture.md).
 module qpm_top #(
   parameter int unsigned Sets        = 64,    // QP cache sets (power of two)
   parameter int unsigned Ways        = 4,     // QP cache ways (power of two)
@@ -26,6 +28,21 @@ module qpm_top #(
   output logic              rsp_valid_o,
   input  logic              rsp_ready_i,
   output qpm_pkg::rsp_t     rsp_o,
+  // datapath operations and their verdicts (SPEC §6): in order per QPN
+  input  logic              dp_req_valid_i,
+  output logic              dp_req_ready_o,
+  input  qpm_pkg::dp_req_t  dp_req_i,
+  output logic              dp_rsp_valid_o,
+  input  logic              dp_rsp_ready_i,
+  output qpm_pkg::dp_rsp_t  dp_rsp_o,
+  // doorbells: software posted WQEs
+  input  logic              db_valid_i,
+  output logic              db_ready_o,
+  input  qpm_pkg::doorbell_t db_i,
+  // asynchronous events
+  output logic              eqe_valid_o,
+  input  logic              eqe_ready_i,
+  output qpm_pkg::eqe_t     eqe_o,
   // AXI4 master to the host memory holding the QP table
   output logic              m_axi_awvalid_o,
   input  logic              m_axi_awready_i,
@@ -83,15 +100,29 @@ module qpm_top #(
   logic [63:0] qpt_base;
   logic [31:0] qpn_limit;
   logic [1:0]  evict_policy;
-  logic [qpm_pkg::NumCounters-1:0] counts, cache_counts;
-  logic                            table_mapped;
+  // Counters (docs/qp-table.md, "Registers"): the cache's, then (after the CSR block's
+  // own at index NumCounters) the datapath's: DROPs by reason 1 .. 12, refused
+  // doorbells, events raised.
+  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 2;
+  logic [qpm_pkg::NumCounters-1:0]               cache_counts;
+  logic [qpm_pkg::NumCounters+NumDpCounters-1:0] counts;
+  logic [qpm_pkg::NumDropReasons-1:0]            dp_drops;
+  logic                                          db_refused, event_raised;
+  logic                                          table_mapped;
   logic        cmd_refused;
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
-    counts = cache_counts;
+    counts = {event_raised, db_refused, dp_drops[qpm_pkg::NumDropReasons-1:1], cache_counts};
     counts[qpm_pkg::CntRefused] = cache_counts[qpm_pkg::CntRefused] | cmd_refused;
   end
+  logic unused_drop_none;   // DROP always names a reason
+  assign unused_drop_none = dp_drops[0];
 
+  logic              cmd_ctx_req_valid, cmd_ctx_req_ready, cmd_ctx_rsp_valid;
+  qpm_pkg::ctx_req_t cmd_ctx_req;
+  qpm_pkg::ctx_rsp_t cmd_ctx_rsp;
+  logic              cmd_ev_valid, cmd_ev_ready;
+  qpm_pkg::eqe_t     cmd_ev;
   logic              ctx_req_valid, ctx_req_ready, ctx_rsp_valid;
   qpm_pkg::ctx_req_t ctx_req;
   qpm_pkg::ctx_rsp_t ctx_rsp;
@@ -112,11 +143,47 @@ module qpm_top #(
     .rsp_valid_o     (rsp_valid_o),
     .rsp_ready_i     (rsp_ready_i),
     .rsp_o           (rsp_o),
+    .ctx_req_valid_o (cmd_ctx_req_valid),
+    .ctx_req_ready_i (cmd_ctx_req_ready),
+    .ctx_req_o       (cmd_ctx_req),
+    .ctx_rsp_valid_i (cmd_ctx_rsp_valid),
+    .ctx_rsp_i       (cmd_ctx_rsp),
+    .event_valid_o   (cmd_ev_valid),
+    .event_ready_i   (cmd_ev_ready),
+    .event_o         (cmd_ev)
+  );
+
+  qpm_dp_front u_dp_front (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .dp_req_valid_i  (dp_req_valid_i),
+    .dp_req_ready_o  (dp_req_ready_o),
+    .dp_req_i        (dp_req_i),
+    .dp_rsp_valid_o  (dp_rsp_valid_o),
+    .dp_rsp_ready_i  (dp_rsp_ready_i),
+    .dp_rsp_o        (dp_rsp_o),
+    .db_valid_i      (db_valid_i),
+    .db_ready_o      (db_ready_o),
+    .db_i            (db_i),
+    .eqe_valid_o     (eqe_valid_o),
+    .eqe_ready_i     (eqe_ready_i),
+    .eqe_o           (eqe_o),
+    .cmd_ev_valid_i  (cmd_ev_valid),
+    .cmd_ev_ready_o  (cmd_ev_ready),
+    .cmd_ev_i        (cmd_ev),
+    .cmd_req_valid_i (cmd_ctx_req_valid),
+    .cmd_req_ready_o (cmd_ctx_req_ready),
+    .cmd_req_i       (cmd_ctx_req),
+    .cmd_rsp_valid_o (cmd_ctx_rsp_valid),
+    .cmd_rsp_o       (cmd_ctx_rsp),
     .ctx_req_valid_o (ctx_req_valid),
     .ctx_req_ready_i (ctx_req_ready),
     .ctx_req_o       (ctx_req),
     .ctx_rsp_valid_i (ctx_rsp_valid),
-    .ctx_rsp_i       (ctx_rsp)
+    .ctx_rsp_i       (ctx_rsp),
+    .drop_o          (dp_drops),
+    .db_refused_o    (db_refused),
+    .event_o         (event_raised)
   );
 
   logic              mem_req_valid, mem_req_ready, mem_req_write, mem_req_line;
@@ -217,7 +284,8 @@ module qpm_top #(
     .Mshrs       (Mshrs),
     .PageBits    (PageBits),
     .DirEntries  (DirEntries),
-    .NumCounters (qpm_pkg::NumCounters)
+    .NumCounters   (qpm_pkg::NumCounters + NumDpCounters),
+    .OwnCounterIdx (qpm_pkg::NumCounters)
   ) u_csr (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),

@@ -4,17 +4,19 @@
 #   scripts/synth.sh [--sets N] [--ways N] [--mshrs N] [--out DIR] [--fpga]
 #
 # What it does, in order:
-#   1. asic:  reads the RTL (the RAM wrapper qpm_ram_1p as a black box, -lib), checks it
+#   1. asic:  reads the RTL (the RAM wrappers qpm_ram_1p and qpm_ram_2p as black boxes,
+#             -lib), checks it
 #             (-e "implicitly declared", hierarchy -check, check -assert), keeps the
 #             hierarchy, maps to the project's gate-equivalent liberty
 #             constraints/qpm_ge.lib and reports, per module: logic GE, flip-flops and
 #             the longest path in logic levels (ltp), plus RAM bits from the RAM
-#             instances' Width and Depth parameters.
-#             In the same run, the GE of the QP cache's sharing logic: its arbitration
-#             and hazard signals are kept through abc and their logic cones measured on
-#             the mapped netlist (docs/capacity.md says what is counted).
+#             instances' Width and Depth parameters (Width x Depth for both wrappers).
+#             In the same run, the GE of the QP cache's sharing logic: the arbitration,
+#             hazard, port-selection and forwarding signals of the cache's blocks are
+#             kept through abc and their logic cones measured on the mapped netlist,
+#             plus the whole memory arbiter (docs/capacity.md says what is counted).
 #   2. fpga:  (only with --fpga) synth_xilinx of the same configuration with the RAM
-#             wrapper read as real memory, so the RAMs become BRAM/LUTRAM: LUT, FF, BRAM.
+#             wrappers read as real memory, so the RAMs become BRAM/LUTRAM: LUT, FF, BRAM.
 #   3. report: scripts/synth_report.py turns the logs into DIR/report.md and DIR/*.csv
 #             and prints a short summary.
 #
@@ -28,7 +30,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 LIB=constraints/qpm_ge.lib
-RAM=rtl/common/qpm_ram_1p.sv
+# The RAM wrappers (qpm_ram_1p: one port; qpm_ram_2p: one read and one write port).
+RAMS="rtl/common/qpm_ram_1p.sv rtl/common/qpm_ram_2p.sv"
 NICE=${SYNTH_NICE:-10}
 ABC_FLAGS=${SYNTH_ABC_FLAGS:-}
 
@@ -63,15 +66,15 @@ chparams() {
   echo "$s"
 }
 
-# The read commands for every file of rtl/files.f. $1 = "box": the RAM wrapper is read
-# with -lib, a black box: for the ASIC numbers a RAM is an SRAM macro, counted in bits
-# from its parameters, never turned into flip-flops (a 4096 x 512 table would be two
-# million of them). $1 = "mem": it is read as RTL, so synth_xilinx can infer BRAM.
+# The read commands for every file of rtl/files.f. $1 = "box": the RAM wrappers are
+# read with -lib, black boxes: for the ASIC numbers a RAM is an SRAM macro, counted in
+# bits from its parameters, never turned into flip-flops (a 4096 x 512 table would be two
+# million of them). $1 = "mem": they are read as RTL, so synth_xilinx can infer BRAM.
 rtl_reads() {
   local f
   while read -r f; do
     [ -z "$f" ] && continue
-    if [ "$f" = "$RAM" ] && [ "$1" = box ]; then
+    if [[ " $RAMS " == *" $f "* ]] && [ "$1" = box ]; then
       echo "read_verilog -sv -lib -I rtl $f"
     else
       echo "read_verilog -sv -I rtl $f"
@@ -101,27 +104,73 @@ run_yosys() {
 LTP_SEL='* */t:qpm_* %d */t:$paramod* %d'
 
 # The sharing logic of the QP cache: the logic that lets many requests and miss
-# registers share one pipe, one data-RAM port and one memory port: the pipe's decision,
-# the replay and miss-register arbiters, the hazard compares (same QPN as a miss under
-# way, fill against a write-back) and the port multiplexers. These signals get a keep
-# attribute, so abc leaves them as named nets (measured effect on the cache's area:
-# under 1 %), and their input cones are selected on the mapped netlist. The tag lookup
-# and victim choice are kept too and cut off, so their logic is not counted.
-SHARE_SIGNALS="p_act req_ready_o replay_any replay_idx stage_now r_on_mshr r_mshr
-  r_mshr_filling mshr_free_any mshr_free_idx park_free_any park_free_idx all_mshrs_free
-  m_wb_hazard m_can sched sched_any fill_now wbread_now xread_now ram_req ram_we
-  aram_req ram_addr ram_wdata aram_wdata park_ram_req park_ram_we park_ram_addr
-  mem_port_free mem_sched_read mem_x_dir mem_req_valid_o mem_req_write_o mem_req_id_o
-  mem_req_addr_o mem_req_line_o mem_req_wdata_o"
-LOOKUP_SIGNALS="r_hit r_way r_line r_set r_pinned_in_set v_set v_free v_eligible v_found
-  v_way v_line"
-CACHE='*qpm_qpc_cache'   # the cache's derived module ($paramod$<hash>\qpm_qpc_cache)
+# registers share one pipe, the QPC RAM's read and write ports and one memory port. Per
+# block of the cache (module: signals); the names are the blocks' own:
+#   qpm_qpc_pipe     the pipe's decision and RAM-port selection, and the forwarding of
+#                    P1's last write to the read data (a compare and a 512 + 58-bit mux)
+#   qpm_mshr_file    the miss registers' scheduler (m_can, round-robin sched), the
+#                    write-back hazard compare and the views the pipe arbitrates on
+#   qpm_park_pool    the replay and free-slot finders
+#   qpm_wb_buffer    the send and free-slot selection
+# These signals get a keep attribute, so abc leaves them as named nets (measured on an
+# earlier RTL: under 1 % of the cache's area), and their input cones through
+# combinational cells are selected on the mapped netlist. A cone stops at flip-flops,
+# RAM outputs, submodule ports and module inputs, so it stays inside its block.
+SHARE_SIGNALS="
+  qpm_qpc_pipe:  p_act req_ready_o read_port_busy write_slot_busy xread_go ram_re
+                 ram_raddr fwd_data fwd_addr p1_rdata
+  qpm_mshr_file: m_can sched sched_any m_wb_hazard look_on_o look_filling_o look_idx_o
+                 free_any_o free_idx_o all_free_o
+  qpm_park_pool: free_any free_idx replay_any replay_idx stage_now
+  qpm_wb_buffer: send_idx send_any free_any free_idx"
+# Blocks that are sharing logic as a whole (every cell, its lock flops included): the
+# memory request port's arbiter and multiplexer.
+SHARE_MODULES="qpm_mem_arbiter"
+# The tag lookup and the victim choice are not sharing logic: kept too, and their
+# drivers cut before the cones are taken (a name may be a pattern: vict_*).
+LOOKUP_SIGNALS="
+  qpm_cache_lines:   look_hit_o look_line_o look_way vict_*
+  qpm_victim_select: found_o way_o"
 
-# CACHE/w:a CACHE/w:b ... A name that no longer exists in the RTL selects nothing; the
-# report lists the names that were found.
-cache_wires() {
-  local n s=""
-  for n in $1; do s+=" $CACHE/w:$n"; done
+# "module: a b c  module2: d e" -> "*module*/w:a *module*/w:b ... *module2*/w:d ...". The
+# pattern *module* matches the module's derived names ($paramod$<hash>\module,
+# $paramod\module\P=V) and only them (no module name contains another's).
+# A name that selects nothing is reported as missing by synth_report.py, which compares
+# the selection (DIR/share_names.txt, DIR/lookup_names.txt) with DIR/share_expected.txt.
+block_wires() {
+  local - t mod="" s=""
+  set -f   # vict_* is a Yosys pattern, not a file name
+  for t in $1; do
+    case "$t" in
+      *:) mod=${t%:} ;;
+      *)  s+=" *${mod}*/w:$t" ;;
+    esac
+  done
+  echo "$s"
+}
+
+# DIR/share_expected.txt: one "kind module name" line per signal and whole module.
+write_share_expected() {
+  local - kind t mod=""
+  set -f
+  {
+    for kind in share lookup; do
+      local list=$SHARE_SIGNALS
+      [ "$kind" = lookup ] && list=$LOOKUP_SIGNALS
+      for t in $list; do
+        case "$t" in
+          *:) mod=${t%:} ;;
+          *)  echo "$kind $mod $t" ;;
+        esac
+      done
+    done
+    for mod in $SHARE_MODULES; do echo "module $mod *"; done
+  } > "$out/share_expected.txt"
+}
+
+block_cells() {
+  local m s=""
+  for m in $1; do s+=" *${m}*/t:*"; done
   echo "$s"
 }
 
@@ -152,19 +201,22 @@ write_asic_ys() {
     echo "proc"
     echo "check -assert"
     # Every instance of the elaborated hierarchy with its parameters: RAM bits come
-    # from the qpm_ram_1p cells' Width x Depth, instance counts from the tree.
+    # from the qpm_ram_1p and qpm_ram_2p cells' Width x Depth, instance counts from the
+    # tree.
     echo "dump -o $out/hier.il */t:qpm_* */t:\$paramod*"
-    echo "tee -q -o $out/share_names.txt select -list $(cache_wires "$SHARE_SIGNALS")"
-    echo "setattr -set keep 1 $(cache_wires "$SHARE_SIGNALS $LOOKUP_SIGNALS")"
+    echo "tee -q -o $out/share_names.txt select -list $(block_wires "$SHARE_SIGNALS")"
+    echo "tee -q -o $out/lookup_names.txt select -list $(block_wires "$LOOKUP_SIGNALS")"
+    echo "setattr -set keep 1 $(block_wires "$SHARE_SIGNALS") $(block_wires "$LOOKUP_SIGNALS")"
     map_steps
     # Longest path per module. The flip-flops are still Yosys' own cells here, so
     # -noff knows them: paths run from flop to flop.
     echo "tee -q -o $out/ltp_blocks.txt ltp -noff $LTP_SEL"
-    # The same across blocks, on the flattened design (RAMs stay black boxes), and a
+    # The same across blocks, on the flattened design (RAMs stay black boxes, and out
+    # of the selection: a RAM's read data starts a path, its inputs end one), and a
     # check for combinational loops that only exist across module boundaries.
     echo "design -save mapped"
     echo "flatten"
-    echo "tee -q -o $out/ltp_flat.txt ltp -noff * */t:qpm_ram_1p %d"
+    echo "tee -q -o $out/ltp_flat.txt ltp -noff * */t:qpm_ram_1p %d */t:qpm_ram_2p %d"
     echo "tee -q -o $out/check_flat.txt check"
     echo "design -load mapped"
     echo "dfflibmap -liberty $LIB"
@@ -175,10 +227,13 @@ write_asic_ys() {
     # Sharing logic: cut the lookup and victim signals (delete their drivers), then
     # take the input cones of the sharing signals through combinational cells only
     # (pins A, B, C, S -> Y): they stop at flip-flops, RAM outputs, submodule ports,
-    # the module's inputs and the cut signals.
-    echo "select -set lookup $(cache_wires "$LOOKUP_SIGNALS")"
+    # the module's inputs and the cut signals. The signals are first saved as one set:
+    # %ci expands only the top set of select's stack, so "select a b c %ci*" would take
+    # the cone of c alone. Then every cell of the SHARE_MODULES.
+    echo "select -set lookup $(block_wires "$LOOKUP_SIGNALS")"
     echo "delete @lookup %ci1:+[Y] t:* %i"
-    echo "select -set share $(cache_wires "$SHARE_SIGNALS") %ci*:+[A,B,C,S,Y]"
+    echo "select -set share_wires $(block_wires "$SHARE_SIGNALS")"
+    echo "select -set share @share_wires %ci*:+[A,B,C,S,Y] $(block_cells "$SHARE_MODULES")"
     echo "tee -q -o $out/share_stat.txt stat -liberty $LIB @share"
   } > "$out/asic.ys"
 }
@@ -199,9 +254,10 @@ write_fpga_ys() {
 main() {
   # Only what this script writes: a sweep's files next to it stay.
   (cd "$out" && rm -f times.txt stat.txt ltp_blocks.txt ltp_flat.txt check_flat.txt \
-     share_names.txt share_stat.txt fpga_stat.txt blocks.csv rams.csv summary.csv fpga.csv \
-     report.md)
+     share_names.txt lookup_names.txt share_expected.txt share_stat.txt fpga_stat.txt \
+     blocks.csv rams.csv summary.csv fpga.csv share.csv report.md)
   local t0=$SECONDS
+  write_share_expected
   write_asic_ys
   run_yosys asic
   if [ "$do_fpga" = 1 ]; then

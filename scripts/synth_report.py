@@ -9,10 +9,12 @@ Inputs of a point, all written by Yosys into DIR:
   stat.txt        `stat -liberty` of the mapped hierarchy: cells and GE per module
   hier.il         `dump` of every instance of the elaborated hierarchy with its
                   parameters: instance counts, and the RAM bits from each qpm_ram_1p
-                  instance's Width and Depth
+                  and qpm_ram_2p instance's Width and Depth
   ltp_blocks.txt  `ltp -noff` per module: longest path in logic levels, start and end
   ltp_flat.txt    the same on the flattened design (paths that cross blocks)
-  share_*.txt     GE of the cache's sharing logic (optional)
+  share_*.txt     the cache's sharing logic (optional): share_stat.txt its cells per
+                  module, share_names.txt / lookup_names.txt the signals the selection
+                  found, share_expected.txt the signals scripts/synth.sh names
   fpga_stat.txt   `stat` after synth_xilinx (optional)
   times.txt       seconds per step
 Python 3 standard library only.
@@ -21,6 +23,7 @@ Python 3 standard library only.
 import argparse
 import csv
 import datetime
+import fnmatch
 import os
 import re
 import subprocess
@@ -36,14 +39,26 @@ BLOCK_LABELS = {
     "qpm_state_enforcer": "state enforcer",
     "qpm_qp_trans_table": "transition table",
     "qpm_qpc_reset": "QPC reset values",
-    "qpm_qpc_cache": "QP cache (tags, MSHRs, pipe, arbiter)",
-    "qpm_dir_table": "directory table",
-    "qpm_plru_tree": "PLRU victim tree",
+    "qpm_qpc_cache": "QP cache: wiring (event counters, response decode)",
+    "qpm_qpc_pipe": "QP cache: pipe (decision, RAM ports, P1, forwarding)",
+    "qpm_cache_lines": "QP cache: lines (tags, line state, PLRU bits)",
+    "qpm_mshr_file": "QP cache: miss registers (scheduler, hazard, read request)",
+    "qpm_park_pool": "QP cache: park pool (parked requests, replay select)",
+    "qpm_wb_buffer": "QP cache: write-back buffer",
+    "qpm_cache_maint": "QP cache: maintenance engine (SYNC, MAP/UNMAP)",
+    "qpm_mem_arbiter": "QP cache: memory request arbiter",
+    "qpm_victim_select": "QP cache: victim select",
+    "qpm_dir_table": "QP cache: directory table",
+    "qpm_plru_tree": "QP cache: PLRU victim tree",
     "qpm_axi_master": "AXI4 master",
     "qpm_csr": "CSR block",
-    "qpm_ram_1p": "RAM (black box)",
+    "qpm_ram_1p": "RAM, 1 port (black box)",
+    "qpm_ram_2p": "RAM, 1 read + 1 write port (black box)",
 }
-RAM_MODULE = "qpm_ram_1p"
+# The RAM wrappers (black boxes in the ASIC run) and their ports. A RAM's bits are
+# Width x Depth whatever its ports.
+RAM_MODULES = {"qpm_ram_1p": "1", "qpm_ram_2p": "1R + 1W"}
+CACHE_MODULE = "qpm_qpc_cache"
 QPC_BITS = 512  # one QPC, 64 bytes in host memory (SPEC.md §3.1)
 
 # Die-area assumptions of docs/capacity.md ("How many cached QPs fit in a die"):
@@ -182,25 +197,39 @@ def instance_counts(top, modules):
         counts[mod] = counts.get(mod, 0) + mult
         # hier.il holds only instance cells; a leaf module has no entry of its own.
         for _inst, ctype, _params in modules.get(mod, {}).get("cells", []):
-            if base_name(ctype) != RAM_MODULE:
+            if base_name(ctype) not in RAM_MODULES:
                 walk(ctype, mult)
 
     walk(top, 1)
     return counts
 
 
+def subtree_counts(root, modules):
+    """How many times each module appears under root (root included, once)."""
+    counts = {}
+
+    def walk(mod):
+        counts[mod] = counts.get(mod, 0) + 1
+        for _inst, ctype, _params in modules.get(mod, {}).get("cells", []):
+            if base_name(ctype) not in RAM_MODULES:
+                walk(ctype)
+
+    walk(root)
+    return counts
+
+
 def rams(top, modules, counts):
-    """Every RAM instance: (module, instance, width, depth, copies)."""
+    """Every RAM instance: (module, instance, width, depth, copies, RAM module)."""
     out = []
     for mod, data in modules.items():
         if mod not in counts:
             continue
         for inst, ctype, params in data["cells"]:
-            if base_name(ctype) == RAM_MODULE:
+            if base_name(ctype) in RAM_MODULES:
                 width, depth = params.get("Width"), params.get("Depth")
                 if width is None or depth is None:
                     sys.exit(f"synth_report: {mod}.{inst}: no Width/Depth parameter in the hierarchy dump")
-                out.append((mod, inst, width, depth, counts[mod]))
+                out.append((mod, inst, width, depth, counts[mod], base_name(ctype)))
     return out
 
 
@@ -379,10 +408,10 @@ def point(args):
             sys.exit(f"synth_report: module {mod} missing from stat.txt")
         logic, flops, flop_ge, unmapped = area_of(stat[mod], lib)
         unmapped_all.update(unmapped)
-        ram_bits = sum(w * dep for (m, _i, w, dep, _c) in ram_list if m == mod)
+        ram_bits = sum(w * dep for (m, _i, w, dep, _c, _r) in ram_list if m == mod)
         lv, start, end = ltp.get(ltp_key(mod), (None, "", ""))
         blocks.append({
-            "module": base_name(mod), "instances": n,
+            "module": base_name(mod), "derived": mod, "instances": n,
             "ge_logic": logic * n, "flops": flops * n, "ge_flops": flop_ge * n,
             "ram_bits": ram_bits * n, "levels": lv, "path_start": start, "path_end": end,
             "via": WAYPOINTS.get(ltp_key(mod), []),
@@ -399,14 +428,16 @@ def point(args):
     ge_logic = sum(b["ge_logic"] for b in blocks)
     ge_flops = sum(b["ge_flops"] for b in blocks)
     flops = sum(b["flops"] for b in blocks)
-    ram_bits = sum(w * dep * c for (_m, _i, w, dep, c) in ram_list)
+    ram_bits = sum(w * dep * c for (_m, _i, w, dep, c, _r) in ram_list)
     worst = max((b for b in blocks if b["levels"] is not None), key=lambda b: b["levels"])
     flat_levels, flat_start, flat_end = next(iter(flat.values()), (None, "", ""))
 
-    cache_row = next((b for b in blocks if b["module"] == "qpm_qpc_cache"), None)
-    share = share_numbers(d, lib, (cache_row["ge_logic"] + cache_row["ge_flops"]) / cache_row["instances"]
-                          if cache_row else None)
+    # The QP cache as a whole: its module and everything under it (one instance of it).
+    ctot = cache_total(cache, hier, blocks, ram_list) if cache else None
+    share = share_numbers(d, lib, counts, ctot["ge_total"] if ctot else None)
     fpga = fpga_numbers(d)
+    if fpga and fpga["ff"] - flops > min((w * dep for (_m, _i, w, dep, _c, _r) in ram_list), default=0) / 2:
+        fpga["ram_as_ff"] = True  # more flops than the ASIC run: a RAM may have become flops
     summary = {
         "sets": sets, "ways": ways, "mshrs": mshrs,
         "cached_qps": sets * ways if sets and ways else None,
@@ -414,9 +445,16 @@ def point(args):
         "flops": flops, "ram_bits": ram_bits,
         "worst_levels": worst["levels"], "worst_block": worst["module"],
         "flat_levels": flat_levels,
+        "cache_ge": ctot["ge_total"] if ctot else None,
+        "cache_ge_logic": ctot["ge_logic"] if ctot else None,
+        "cache_flops": ctot["flops"] if ctot else None,
+        "cache_ram_bits": ctot["ram_bits"] if ctot else None,
+        "cache_levels": ctot["levels"] if ctot else None,
+        "cache_worst_block": ctot["worst_block"] if ctot else None,
         "share_ge": share["ge"] if share else None,
         "share_pct_total": (100.0 * share["ge"] / (ge_logic + ge_flops)) if share else None,
         "share_pct_cache": (100.0 * share["ge"] / share["cache_ge"]) if share else None,
+        "share_missing": len(share["missing"]) if share else None,
         "fpga_lut": fpga["lut"] if fpga else None, "fpga_ff": fpga["ff"] if fpga else None,
         "fpga_bram36": fpga["bram36"] if fpga else None,
         "fpga_lutram": fpga["lutram"] if fpga else None,
@@ -424,8 +462,10 @@ def point(args):
     }
     if summary["cached_qps"]:
         summary["bits_per_qp"] = (ram_bits + flops) / summary["cached_qps"]
+        summary["cache_ge_per_qp"] = (ctot["ge_total"] / summary["cached_qps"]) if ctot else None
     else:
         summary["bits_per_qp"] = None
+        summary["cache_ge_per_qp"] = None
 
     write_csv(os.path.join(d, "blocks.csv"),
               ["module", "label", "instances", "ge_logic", "flops", "ge_flops", "ge_total",
@@ -434,38 +474,118 @@ def point(args):
                 round(b["ge_logic"], 1), b["flops"], round(b["ge_flops"], 1),
                 round(b["ge_logic"] + b["ge_flops"], 1), b["ram_bits"], b["levels"],
                 b["path_start"], b["path_end"]] for b in blocks])
-    write_csv(os.path.join(d, "rams.csv"), ["module", "instance", "width", "depth", "copies", "bits"],
-              [[base_name(m), i, w, dep, c, w * dep * c] for (m, i, w, dep, c) in ram_list])
+    write_csv(os.path.join(d, "rams.csv"),
+              ["module", "instance", "ram", "ports", "width", "depth", "copies", "bits"],
+              [[base_name(m), i, r, RAM_MODULES[r], w, dep, c, w * dep * c]
+               for (m, i, w, dep, c, r) in ram_list])
     keys = ["sets", "ways", "mshrs", "cached_qps", "ge_total", "ge_logic", "ge_flops", "flops",
-            "ram_bits", "bits_per_qp", "worst_levels", "worst_block", "flat_levels", "share_ge",
-            "share_pct_total", "share_pct_cache", "fpga_lut", "fpga_ff", "fpga_bram36",
-            "fpga_lutram", "seconds"]
+            "ram_bits", "bits_per_qp", "worst_levels", "worst_block", "flat_levels",
+            "cache_ge", "cache_ge_logic", "cache_flops", "cache_ram_bits", "cache_ge_per_qp",
+            "cache_levels", "cache_worst_block", "share_ge",
+            "share_pct_total", "share_pct_cache", "share_missing", "fpga_lut", "fpga_ff",
+            "fpga_bram36", "fpga_lutram", "seconds"]
     write_csv(os.path.join(d, "summary.csv"), keys,
               [[round(summary[k], 1) if isinstance(summary[k], float) else summary[k] for k in keys]])
     if fpga:
         write_csv(os.path.join(d, "fpga.csv"), ["resource", "count"],
                   [[k, v] for k, v in sorted(fpga["cells"].items())])
+    if share:
+        write_csv(os.path.join(d, "share.csv"), ["module", "ge", "signals", "missing"],
+                  [[m, round(share["per_module"].get(m, 0.0), 1),
+                    " ".join(share["found"].get(m, [])), " ".join(share["missing_by_module"].get(m, []))]
+                   for m in share["modules"]])
 
     write_point_report(d, summary, blocks, ram_list, (flat_levels, flat_start, flat_end),
-                       share, fpga, times)
+                       share, fpga, times, ctot)
     print_summary(d, summary, worst)
+    if share and share["missing"]:
+        print("synth: WARNING: sharing-logic signals that select nothing (renamed or removed in "
+              "the RTL?): " + ", ".join(f"{m}.{n}" for m, n in share["missing"]), file=sys.stderr)
+    if fpga and fpga.get("ram_as_ff"):
+        print(f"synth: WARNING: the FPGA run has {fpga['ff']:,} flip-flops against {flops:,} in the "
+              "ASIC run: a RAM may have been mapped to flip-flops", file=sys.stderr)
 
 
-def share_numbers(d, lib, cache_ge):
-    """GE of the sharing-logic cones in the cache (share_stat.txt), against the cache."""
+def cache_total(cache, hier, blocks, ram_list):
+    """The QP cache and everything under it: sums over its subtree, and its deepest block."""
+    sub = subtree_counts(cache, hier)
+    by_mod = {b["derived"]: b for b in blocks}
+    t = {"ge_logic": 0.0, "ge_flops": 0.0, "flops": 0, "ram_bits": 0, "modules": [],
+         "levels": None, "worst_block": None}
+    for mod, n in sub.items():
+        b = by_mod[mod]
+        per = b["instances"]
+        t["ge_logic"] += b["ge_logic"] / per * n
+        t["ge_flops"] += b["ge_flops"] / per * n
+        t["flops"] += b["flops"] // per * n
+        t["modules"].append(b["module"])
+        if b["levels"] is not None and (t["levels"] is None or b["levels"] > t["levels"]):
+            t["levels"], t["worst_block"] = b["levels"], b["module"]
+    t["ram_bits"] = sum(w * dep * sub[m] for (m, _i, w, dep, _c, _r) in ram_list if m in sub)
+    t["ge_total"] = t["ge_logic"] + t["ge_flops"]
+    return t
+
+
+def selected_names(path):
+    """(module base name, wire name) of every object a `select -list` printed."""
+    out = set()
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if "/" in line:
+                    mod, _, wire = line.rpartition("/")
+                    out.add((base_name(mod), wire.lstrip("\\")))
+    return out
+
+
+def share_numbers(d, lib, counts, cache_ge):
+    """GE of the cache's sharing logic (share_stat.txt: the selected cells per module,
+    logic and any flip-flops of whole modules), per module and in all, against the cache;
+    which named signals the selection found and which it did not (share_expected.txt)."""
     sel = os.path.join(d, "share_stat.txt")
     if not os.path.exists(sel) or not cache_ge:
         return None
-    ge = 0.0
+    copies = {}
+    for mod, n in counts.items():
+        copies[base_name(mod)] = copies.get(base_name(mod), 0) + n
+    per_module = {}
     for mod, cells in parse_stat(sel).items():
-        if base_name(mod) == "qpm_qpc_cache":
-            ge += area_of(cells, lib)[0]
-    names = []
-    names_file = os.path.join(d, "share_names.txt")
-    if os.path.exists(names_file):
-        with open(names_file) as f:
-            names = sorted({l.strip().split("/")[-1].lstrip("\\") for l in f if "/" in l})
-    return {"ge": ge, "cache_ge": cache_ge, "names": names}
+        logic, _flops, flop_ge, _ = area_of(cells, lib)
+        if logic + flop_ge > 0:
+            name = base_name(mod)
+            per_module[name] = per_module.get(name, 0.0) + (logic + flop_ge) * copies.get(name, 1)
+    found_share = selected_names(os.path.join(d, "share_names.txt"))
+    found_lookup = selected_names(os.path.join(d, "lookup_names.txt"))
+    expected = []
+    exp_file = os.path.join(d, "share_expected.txt")
+    if os.path.exists(exp_file):
+        with open(exp_file) as f:
+            expected = [tuple(l.split()) for l in f if len(l.split()) == 3]
+    found, lookup, missing, missing_by_module, modules = {}, {}, [], {}, []
+    whole = []
+    for kind, mod, name in expected:
+        if kind == "module":
+            ok = per_module.get(mod, 0.0) > 0
+            hits = ["(whole module)"] if ok else []
+            whole.append(mod)
+        else:
+            pool = found_share if kind == "share" else found_lookup
+            hits = sorted({w for (m, w) in pool if m == mod and fnmatch.fnmatchcase(w, name)})
+        if kind != "lookup" and mod not in modules:
+            modules.append(mod)
+        if hits:
+            (found if kind != "lookup" else lookup).setdefault(mod, []).extend(
+                h for h in hits if h not in (found if kind != "lookup" else lookup).get(mod, []))
+        else:
+            missing.append((mod, name))
+            missing_by_module.setdefault(mod, []).append(name)
+    for mod in per_module:
+        if mod not in modules:
+            modules.append(mod)
+    return {"ge": sum(per_module.values()), "cache_ge": cache_ge, "per_module": per_module,
+            "found": found, "lookup": lookup, "missing": missing,
+            "missing_by_module": missing_by_module, "modules": modules, "whole": whole}
 
 
 def fpga_numbers(d):
@@ -488,7 +608,7 @@ def write_csv(path, header, rows):
         w.writerows(rows)
 
 
-def write_point_report(d, s, blocks, ram_list, flat, share, fpga, times):
+def write_point_report(d, s, blocks, ram_list, flat, share, fpga, times, ctot):
     L = []
     L.append("# qpm synthesis report")
     L.append("")
@@ -505,8 +625,9 @@ def write_point_report(d, s, blocks, ram_list, flat, share, fpga, times):
              f"| {fmt(s['ram_bits'])} | {fmt(s['bits_per_qp'], 1)} | {s['worst_levels']} ({s['worst_block']}) "
              f"| {fmt(flat[0])} |")
     L.append("")
-    L.append("SRAM bits are the RAM wrapper's instances (`qpm_ram_1p`, a black box here: an SRAM "
-             "macro, not flip-flops); they are not in the GE columns. On-chip bits per cached QP = "
+    L.append("SRAM bits are the RAM wrappers' instances (`qpm_ram_1p`, one port, and `qpm_ram_2p`, "
+             "one read and one write port: black boxes here, SRAM macros, not flip-flops; Width × "
+             "Depth bits each); they are not in the GE columns. On-chip bits per cached QP = "
              "(SRAM bits + flip-flops) / cached QPs.")
     L.append("")
     L.append("## Blocks")
@@ -530,15 +651,31 @@ def write_point_report(d, s, blocks, ram_list, flat, share, fpga, times):
     L.append(f"| **total** | | **{fmt(s['ge_logic'])}** | **{fmt(s['flops'])}** | **{fmt(s['ge_flops'])}** "
              f"| **{fmt(s['ge_total'])}** | **{fmt(s['ram_bits'])}** | | |")
     L.append("")
+    if ctot:
+        L.append("### The QP cache as a whole")
+        L.append("")
+        L.append(f"`qpm_qpc_cache` and everything under it ({len(ctot['modules'])} modules: "
+                 + ", ".join(f"`{m}`" for m in sorted(ctot["modules"])) + "), the rows labelled "
+                 "\"QP cache\" above. Levels: its deepest block.")
+        L.append("")
+        L.append("| QP cache | logic GE | flops | flop GE | total GE | of the design | SRAM bits | GE per cached QP | levels (block) |")
+        L.append("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+        L.append(f"| all its blocks | {fmt(ctot['ge_logic'])} | {fmt(ctot['flops'])} | {fmt(ctot['ge_flops'])} "
+                 f"| {fmt(ctot['ge_total'])} | {100.0 * ctot['ge_total'] / s['ge_total']:.1f} % "
+                 f"| {fmt(ctot['ram_bits'])} | {fmt(s['cache_ge_per_qp'])} "
+                 f"| {fmt(ctot['levels'])} ({ctot['worst_block']}) |")
+        L.append("")
     L.append("## RAMs")
     L.append("")
-    L.append("From the Width and Depth parameters of every `qpm_ram_1p` instance in the elaborated "
-             "hierarchy (`hier.il`).")
+    L.append("From the Width and Depth parameters of every `qpm_ram_1p` and `qpm_ram_2p` instance in "
+             "the elaborated hierarchy (`hier.il`). Bits = Width × Depth for either; a 2-port "
+             "(1 read + 1 write) macro is larger per bit than a 1-port one, which bits do not show.")
     L.append("")
-    L.append("| module | instance | width | depth | bits |")
-    L.append("|---|---|---:|---:|---:|")
-    for (m, i, w, dep, c) in ram_list:
-        L.append(f"| `{base_name(m)}` | `{i}`{' ×' + str(c) if c > 1 else ''} | {w} | {dep} | {fmt(w * dep * c)} |")
+    L.append("| module | instance | RAM | ports | width | depth | bits |")
+    L.append("|---|---|---|---|---:|---:|---:|")
+    for (m, i, w, dep, c, r) in ram_list:
+        L.append(f"| `{base_name(m)}` | `{i}`{' ×' + str(c) if c > 1 else ''} | `{r}` | {RAM_MODULES[r]} "
+                 f"| {w} | {dep} | {fmt(w * dep * c)} |")
     L.append("")
     L.append("## Timing proxy")
     L.append("")
@@ -574,12 +711,37 @@ def write_point_report(d, s, blocks, ram_list, flat, share, fpga, times):
     if share:
         L.append("## Sharing logic of the QP cache")
         L.append("")
-        L.append(f"{fmt(share['ge'])} GE: {s['share_pct_cache']:.1f} % of the cache "
-                 f"({fmt(share['cache_ge'])} GE) and {s['share_pct_total']:.1f} % of the total. Measured "
+        L.append(f"{fmt(share['ge'])} GE: {s['share_pct_cache']:.1f} % of the QP cache (all its blocks, "
+                 f"{fmt(share['cache_ge'])} GE) and {s['share_pct_total']:.1f} % of the total. Measured "
                  "on the mapped netlist as the input cones (through combinational cells, stopping at "
-                 "flip-flops, RAM outputs, submodule ports and module inputs) of the pipe's and "
-                 "arbiters' decision signals, with the tag lookup and victim choice cut off. Signals "
-                 "found: " + ", ".join(f"`{n}`" for n in share["names"]) + ".")
+                 "flip-flops, RAM outputs, submodule ports and module inputs) of the named decision, "
+                 "arbitration, hazard, port-selection and forwarding signals of each block, with the "
+                 "tag lookup and victim choice cut off; "
+                 + (", ".join(f"`{m}`" for m in share["whole"]) + " counts whole (every cell, flip-flops "
+                    "included). " if share["whole"] else "")
+                 + "Registers are not counted (the cones stop at them), so the forward register's "
+                 "flip-flops are not, its compare and multiplexer are.")
+        L.append("")
+        L.append("| module | sharing GE | signals found | missing |")
+        L.append("|---|---:|---|---|")
+        for m in share["modules"]:
+            names = share["found"].get(m, [])
+            miss = share["missing_by_module"].get(m, [])
+            L.append(f"| `{m}` | {fmt(share['per_module'].get(m, 0.0))} | "
+                     + (", ".join(f"`{n}`" for n in names) if names else "–") + " | "
+                     + (", ".join(f"**`{n}`**" for n in miss) if miss else "none") + " |")
+        L.append("")
+        if share["lookup"]:
+            L.append("Cut (lookup and victim choice): "
+                     + "; ".join(f"`{m}`: " + ", ".join(f"`{n}`" for n in ns)
+                                 for m, ns in share["lookup"].items()) + ".")
+            L.append("")
+        if share["missing"]:
+            L.append("**Missing:** these names select nothing in the elaborated design (renamed or "
+                     "removed in the RTL?), so their logic is not counted: "
+                     + ", ".join(f"`{m}.{n}`" for m, n in share["missing"]) + ".")
+        else:
+            L.append("Every named signal was found.")
         L.append("")
     if fpga:
         L.append("## FPGA (Xilinx 7-series, `synth_xilinx -noiopad`)")
@@ -588,9 +750,15 @@ def write_point_report(d, s, blocks, ram_list, flat, share, fpga, times):
         L.append("|---:|---:|---:|---:|")
         L.append(f"| {fmt(fpga['lut'])} | {fmt(fpga['ff'])} | {fpga['bram36']:g} | {fmt(fpga['lutram'])} |")
         L.append("")
-        L.append("Here the RAM wrapper is read as RTL, so Yosys infers block RAM (or LUTRAM for the "
-                 "small ones); `fpga.csv` lists every cell type.")
+        L.append("Here the RAM wrappers are read as RTL, so Yosys infers block RAM (or LUTRAM for the "
+                 "small ones); `fpga.csv` lists every cell type. Memory cells: "
+                 + (", ".join(f"{n} `{c}`" for c, n in sorted(fpga["cells"].items())
+                              if re.match(r"RAM", c)) or "none") + ".")
         L.append("")
+        if fpga.get("ram_as_ff"):
+            L.append(f"**Check:** {fmt(fpga['ff'])} flip-flops here against {fmt(s['flops'])} in the "
+                     "ASIC run: a RAM may have been mapped to flip-flops.")
+            L.append("")
     L.append("## Run")
     L.append("")
     L.append(", ".join(f"{k}: {v} s" for k, v in times.items()) + ". Logs and Yosys scripts: "
@@ -606,12 +774,17 @@ def print_summary(d, s, worst):
         ("total GE (logic + flops)", f"{s['ge_total']:,.0f}"),
         ("  logic GE", f"{s['ge_logic']:,.0f}"),
         ("  flip-flops", f"{s['flops']:,} ({s['ge_flops']:,.0f} GE)"),
-        ("SRAM bits (RAM wrapper)", f"{s['ram_bits']:,}"),
+        ("SRAM bits (RAM wrappers)", f"{s['ram_bits']:,}"),
         ("worst levels in a block", f"{worst['levels']} ({worst['module']}: {worst['path_start']} -> {worst['path_end']})"),
         ("worst levels across blocks", f"{s['flat_levels']}"),
     ]
+    if s["cache_ge"] is not None:
+        rows.append(("QP cache (all its blocks)", f"{s['cache_ge']:,.0f} GE, {s['cache_flops']:,} flops, "
+                     f"{s['cache_ram_bits']:,} SRAM bits, {s['cache_levels']} levels ({s['cache_worst_block']})"))
     if s["share_ge"] is not None:
-        rows.append(("cache sharing logic", f"{s['share_ge']:,.0f} GE ({s['share_pct_total']:.1f} % of total)"))
+        rows.append(("cache sharing logic", f"{s['share_ge']:,.0f} GE ({s['share_pct_cache']:.1f} % of the "
+                     f"cache, {s['share_pct_total']:.1f} % of total)"
+                     + (f"; {s['share_missing']} named signal(s) MISSING" if s["share_missing"] else "")))
     if s["fpga_lut"] is not None:
         rows.append(("FPGA (xc7)", f"{s['fpga_lut']:,} LUT, {s['fpga_ff']:,} FF, {s['fpga_bram36']:g} BRAM36"))
     rows.append(("run time", f"{s['seconds']} s"))
@@ -642,7 +815,8 @@ def sweep(args):
                                int(p["cached_qps"]), int(p["mshrs"])))
     keys = ["config", "sets", "ways", "mshrs", "cached_qps", "ge_total", "ge_logic", "ge_flops",
             "flops", "ram_bits", "bits_per_qp", "worst_levels", "worst_block", "flat_levels",
-            "share_ge", "share_pct_total", "fpga_lut", "fpga_ff", "fpga_bram36", "seconds"]
+            "cache_ge", "cache_ge_per_qp", "share_ge", "share_pct_cache", "share_pct_total",
+            "share_missing", "fpga_lut", "fpga_ff", "fpga_bram36", "seconds"]
     write_csv(os.path.join(out, "sweep.csv"), keys, [[p.get(k, "") for k in keys] for p in points])
 
     # gnuplot data: one file per axis, so each axis is its own line.
@@ -664,16 +838,28 @@ def sweep(args):
     L.append("One axis at a time around the default (Sets 64, Ways 4, Mshrs 8). Cache entries = "
              "Sets × Ways = cached QPs. `sweep.csv` has every column; `sweep.png` the plot.")
     L.append("")
-    L.append("| config | sets | ways | mshrs | cached QPs | total GE | logic GE | flip-flops | SRAM bits | on-chip bits per cached QP | over a 512-bit QPC | GE per cached QP | worst levels (block) | sharing GE (% of total) | run s |")
-    L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|")
+    L.append("Cache GE: the QP cache with all its blocks (`qpm_qpc_cache` and everything under it); "
+             "a point measured before the cache was split into blocks has none (–).")
+    L.append("")
+    L.append("| config | sets | ways | mshrs | cached QPs | total GE | logic GE | flip-flops | SRAM bits | on-chip bits per cached QP | over a 512-bit QPC | GE per cached QP | cache GE (per cached QP) | worst levels (block) | sharing GE (% of cache, of total) | run s |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|")
     for p in points:
-        share = (f"{float(p['share_ge']):,.0f} ({float(p['share_pct_total']):.1f} %)"
-                 if p.get("share_ge") else "–")
+        share = "–"
+        if p.get("share_ge"):
+            # A point from before the split has no cache total: its "% of cache" was of the
+            # single cache module, not comparable, so it is left out.
+            keys = ("share_pct_cache", "share_pct_total") if p.get("cache_ge") else ("share_pct_total",)
+            pct = [f"{float(p[k]):.1f} %" for k in keys if p.get(k)]
+            share = f"{float(p['share_ge']):,.0f} ({', '.join(pct)})"
+            if p.get("share_missing") not in (None, "", "0"):
+                share += f", {p['share_missing']} signal(s) missing"
+        cache = (f"{float(p['cache_ge']):,.0f} ({float(p['cache_ge_per_qp']):,.0f})"
+                 if p.get("cache_ge") and p.get("cache_ge_per_qp") else "–")
         L.append(f"| {p['config']} | {p['sets']} | {p['ways']} | {p['mshrs']} | {int(p['cached_qps']):,} "
                  f"| {float(p['ge_total']):,.0f} | {float(p['ge_logic']):,.0f} | {int(p['flops']):,} "
                  f"| {int(p['ram_bits']):,} | {float(p['bits_per_qp']):,.1f} "
                  f"| +{100.0 * (float(p['bits_per_qp']) / QPC_BITS - 1):.0f} % "
-                 f"| {float(p['ge_total']) / int(p['cached_qps']):,.0f} "
+                 f"| {float(p['ge_total']) / int(p['cached_qps']):,.0f} | {cache} "
                  f"| {p['worst_levels']} ({p['worst_block']}) | {share} | {p['seconds']} |")
     L.append("")
     L += die_section(points)

@@ -20,7 +20,9 @@ module qpm_csr #(
   parameter int unsigned PageBits    = 6,    // QPCs per QP-table page = 2**PageBits
   parameter int unsigned DirEntries  = 1 << 18,  // directory entries (QPN_LIMIT maximum / 64)
   parameter int unsigned NumCounters = 10,   // event counters from 0x040 on, from counter_inc_i
-  // and one more of the CSR block's own after them: refused writes of QPT_BASE/QPN_LIMIT
+  // and one more of the CSR block's own, refused writes of QPT_BASE/QPN_LIMIT, at this
+  // index of the map (the counters from counter_inc_i[OwnCounterIdx] on follow it)
+  parameter int unsigned OwnCounterIdx = NumCounters,
   localparam int unsigned AllCounters = NumCounters + 1
 ) (
   input  logic                   clk_i,
@@ -208,11 +210,16 @@ module qpm_csr #(
   // ---------------------------------------------------------------------------------
   // Event counters: 32-bit, wrapping.
 
+  logic [AllCounters-1:0] cnt_inc;
   always_comb begin
-    for (int i = 0; i < NumCounters; i++) begin
-      cnt_d[32*i +: 32] = cnt_q[32*i +: 32] + 32'(counter_inc_i[i]);
+    for (int i = 0; i < AllCounters; i++) begin
+      if (i < OwnCounterIdx)       cnt_inc[i] = counter_inc_i[i];
+      else if (i == OwnCounterIdx) cnt_inc[i] = table_write_refused;
+      else                         cnt_inc[i] = counter_inc_i[i-1];
     end
-    cnt_d[32*NumCounters +: 32] = cnt_q[32*NumCounters +: 32] + 32'(table_write_refused);
+    for (int i = 0; i < AllCounters; i++) begin
+      cnt_d[32*i +: 32] = cnt_q[32*i +: 32] + 32'(cnt_inc[i]);
+    end
   end
 
   // ---------------------------------------------------------------------------------

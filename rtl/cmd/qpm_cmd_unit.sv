@@ -36,7 +36,11 @@ module qpm_cmd_unit #(
   input  logic              ctx_req_ready_i,
   output qpm_pkg::ctx_req_t ctx_req_o,
   input  logic              ctx_rsp_valid_i,
-  input  qpm_pkg::ctx_rsp_t ctx_rsp_i
+  input  qpm_pkg::ctx_rsp_t ctx_rsp_i,
+  // events a command raises (SQ_DRAINED when RTS->SQD finds nothing outstanding)
+  output logic              event_valid_o,
+  input  logic              event_ready_i,
+  output qpm_pkg::eqe_t     event_o
 );
 
   localparam int unsigned PageAlignBits = PageBits + 6;  // a page of 64-byte QPCs
@@ -173,6 +177,17 @@ module qpm_cmd_unit #(
   assign prefetch_now = next_valid_q && !next_fetched_q && next_is_qp_cmd
                      && next_cmd_q.qpn[31:qpm_pkg::QpnW] == '0
                      && fsm_q != Idle && fsm_q != CtxRequest;
+  // A prefetch once offered stays offered, unchanged, until the cache takes it (the
+  // command's own request waits behind it, and no new command replaces next_cmd_q).
+  logic pf_hold_q, offer_pf;
+  assign offer_pf = pf_hold_q || prefetch_now;
+
+  // SQ_DRAINED raised by a modify RTS->SQD that finds nothing outstanding (SPEC §5):
+  // offered once the context is written, held until taken.
+  logic ev_pending_q, ev_pending_d, drains_now, drains_q, drains_d;
+  assign drains_now = cmd_q.opcode == qpm_pkg::OpModifyQp && exec_write
+                   && qpc_q.state == qpm_pkg::StRts && modify_qpc.state == qpm_pkg::StSqd
+                   && modify_qpc.en_sqd_async_notify && qpc_q.sq_ci == qpc_q.sq_issued;
 
   // A response with a status only (status is the least significant field of rsp_t).
   localparam int unsigned RspW = $bits(rsp_q);
@@ -189,7 +204,9 @@ module qpm_cmd_unit #(
     dir_entry_d = dir_entry_q;
     next_valid_d   = next_valid_q;
     next_cmd_d     = next_cmd_q;
-    next_fetched_d = next_fetched_q || (prefetch_now && ctx_req_ready_i);
+    next_fetched_d = next_fetched_q || (offer_pf && ctx_req_ready_i);
+    ev_pending_d   = ev_pending_q && !event_ready_i;
+    drains_d       = drains_q;
     if (cmd_valid_i && cmd_ready_o) begin
       next_valid_d   = 1'b1;
       next_cmd_d     = cmd_i;
@@ -234,7 +251,7 @@ module qpm_cmd_unit #(
       end
 
       CtxRequest: begin
-        if (ctx_req_ready_i) fsm_d = CtxWait;
+        if (ctx_req_ready_i && !offer_pf) fsm_d = CtxWait;
       end
 
       CtxWait: begin
@@ -253,6 +270,7 @@ module qpm_cmd_unit #(
             fsm_d = Execute;
           end else begin
             fsm_d = Respond;  // a write finished; rsp_q holds the answer
+            if (drains_q) ev_pending_d = 1'b1;
           end
         end
       end
@@ -260,6 +278,7 @@ module qpm_cmd_unit #(
       Execute: begin
         rsp_d = exec_rsp;
         fsm_d = Respond;
+        drains_d = drains_now;
         if (exec_write) begin
           qpc_d    = exec_qpc;
           ctx_op_d = qpm_pkg::CtxWrite;
@@ -273,7 +292,7 @@ module qpm_cmd_unit #(
       end
 
       Respond: begin
-        if (rsp_ready_i) fsm_d = Idle;
+        if (rsp_ready_i && !ev_pending_q) fsm_d = Idle;
       end
 
       default: fsm_d = Idle;
@@ -291,7 +310,13 @@ module qpm_cmd_unit #(
       rsp_q       <= '0;
       ctx_op_q    <= qpm_pkg::CtxRead;
       dir_entry_q <= '0;
+      pf_hold_q    <= 1'b0;
+      ev_pending_q <= 1'b0;
+      drains_q     <= 1'b0;
     end else begin
+      drains_q     <= drains_d;
+      pf_hold_q    <= offer_pf && !ctx_req_ready_i;
+      ev_pending_q <= ev_pending_d;
       fsm_q       <= fsm_d;
       next_valid_q   <= next_valid_d;
       next_fetched_q <= next_fetched_d;
@@ -304,12 +329,18 @@ module qpm_cmd_unit #(
     end
   end
 
-  assign cmd_ready_o = !next_valid_q;
+  assign cmd_ready_o = !next_valid_q && !pf_hold_q;
   assign refused_o   = fsm_q == Decode && is_qp_cmd && cmd_q.qpn[31:qpm_pkg::QpnW] != '0;
-  assign rsp_valid_o = fsm_q == Respond;
+  assign rsp_valid_o = fsm_q == Respond && !ev_pending_q;
+
+  assign event_valid_o       = ev_pending_q;
+  assign event_o.is_port     = 1'b0;
+  assign event_o.qpn         = cmd_q.qpn[qpm_pkg::QpnW-1:0];
+  assign event_o.event_type  = qpm_pkg::EvSqDrained;
+  assign event_o.syndrome    = qpm_pkg::SynNone;
   assign rsp_o       = rsp_q;
 
-  assign ctx_req_valid_o = fsm_q == CtxRequest || prefetch_now;
+  assign ctx_req_valid_o = fsm_q == CtxRequest || offer_pf;
   always_comb begin
     ctx_req_o.tag       = TagCmd;
     ctx_req_o.op        = ctx_op_q;
@@ -317,7 +348,9 @@ module qpm_cmd_unit #(
                         ? cmd_q.dir_index[qpm_pkg::QpnW-1:0] : cmd_q.qpn[qpm_pkg::QpnW-1:0];
     ctx_req_o.dir_entry = dir_entry_q;
     ctx_req_o.wdata     = qpc_q;
-    if (fsm_q != CtxRequest) begin
+    if (offer_pf) begin
+      ctx_req_o.dir_entry = '0;
+      ctx_req_o.wdata     = '0;
       ctx_req_o.tag   = TagPrefetch;
       ctx_req_o.op    = qpm_pkg::CtxPrefetch;
       ctx_req_o.index = next_cmd_q.qpn[qpm_pkg::QpnW-1:0];

@@ -41,6 +41,8 @@ module qpm_cache_lines #(
   input  logic                     dirty_i,             // a write of the looked-up line
   input  logic                     pin_i,               // the looked-up line's pin bit ...
   input  logic                     pin_value_i,         // ... becomes this
+  input  logic                     dirty_p1_i,          // the pipe's P1 wrote this line
+  input  logic [LineW-1:0]         dirty_p1_line_i,
   input  logic                     reserve_i,           // a miss register takes this way:
   input  logic [LineW-1:0]         reserve_line_i,      // invalid, clean, unpinned, reserved
   input  logic                     fill_i,              // a fill lands: valid, clean, unpinned
@@ -132,6 +134,7 @@ module qpm_cache_lines #(
       pinned_d   = pinned_q[g];
       reserved_d = reserved_q[g];
       if (look_here && dirty_i) dirty_d  = 1'b1;
+      if (dirty_p1_i && dirty_p1_line_i == LineW'(g)) dirty_d = 1'b1;
       if (look_here && pin_i)   pinned_d = pin_value_i;
       if (reserve_here) begin
         valid_d    = 1'b0;

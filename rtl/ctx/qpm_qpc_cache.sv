@@ -102,7 +102,8 @@ module qpm_qpc_cache #(
   logic [LineW-1:0] scan_line;
   logic             scan_valid, scan_dirty;
   logic [QpnW-1:0]  scan_qpn;
-  logic             touch, dirty, pin, pin_value, excl;
+  logic             touch, dirty, pin, pin_value, excl, dirty_p1, excl_p1;
+  logic [LineW-1:0] p1_line;
   logic             reserve;
   logic [LineW-1:0] reserve_line;
   logic [Lines-1:0] release_lines;
@@ -188,6 +189,8 @@ module qpm_qpc_cache #(
     .dirty_i              (dirty),
     .pin_i                (pin),
     .pin_value_i          (pin_value),
+    .dirty_p1_i           (dirty_p1),
+    .dirty_p1_line_i      (p1_line),
     .reserve_i            (reserve),
     .reserve_line_i       (reserve_line),
     .fill_i               (fill),
@@ -199,10 +202,11 @@ module qpm_qpc_cache #(
     .maint_line_i         (scan_line)
   );
 
-  // The pipe's line this cycle, if it writes it, is not a victim.
+  // The lines the pipe writes this cycle (in P0's decision or in P1) are not victims.
   always_comb begin
     for (int unsigned w = 0; w < Ways; w++) begin
-      vict_excl[w] = excl && look_line == LineW'({vict_set, WayW'(w)});
+      vict_excl[w] = (excl && look_line == LineW'({vict_set, WayW'(w)}))
+                  || (excl_p1 && p1_line == LineW'({vict_set, WayW'(w)}));
     end
   end
 
@@ -453,6 +457,9 @@ module qpm_qpc_cache #(
     .pin_o                (pin),
     .pin_value_o          (pin_value),
     .excl_o               (excl),
+    .dirty_p1_o           (dirty_p1),
+    .excl_p1_o            (excl_p1),
+    .p1_line_o            (p1_line),
     .m_on_i               (m_on),
     .m_filling_i          (m_filling),
     .m_idx_i              (m_idx),

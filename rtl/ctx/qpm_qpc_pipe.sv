@@ -4,14 +4,16 @@
 //       or the maintenance engine's), and a request (a staged replay before a new one);
 //       look the request up and decide it; read the RAM
 //   P1  the RAM's data, forwarded from the write of the cycle before when it is the
-//       same line; answer; write the RAM (a write hit or a fill); load the write-back
-//       buffer
+//       same line; a datapath operation or doorbell decides (qpm_dp_exec,
+//       qpm_doorbell_exec) and writes the new QPC back; answer; write the RAM (a write
+//       hit, a read-modify-write or a fill); load the write-back buffer
 //
 // The QPC RAM and the address RAM have one read port (used in P0) and one write port
 // (used in P1), so in one cycle a fill can land while a read hits, and a line can be
 // read out while a write hits. A read in P0 does not see the write P1 makes in the same
 // cycle: the one-entry forward register w_* holds that write for the next cycle, so an
-// operation always sees the newest QPC of its line.
+// operation always sees the newest QPC of its line, and read-modify-writes of one QPN
+// run back to back, one per cycle.
 `include "qpm_assert.svh"
 
 module qpm_qpc_pipe #(
@@ -47,6 +49,9 @@ module qpm_qpc_pipe #(
   output logic                     pin_value_o,
   output logic                     excl_o,             // the pipe writes look_line_i now:
                                                        // not a victim this cycle
+  output logic                     dirty_p1_o,         // P1 writes p1_line_o back: dirty,
+  output logic                     excl_p1_o,          // and not a victim this cycle
+  output logic [LineW-1:0]         p1_line_o,
   // miss registers
   input  logic                     m_on_i,
   input  logic                     m_filling_i,
@@ -135,7 +140,8 @@ module qpm_qpc_pipe #(
     PReadHit  = 3'd2,
     PWriteHit = 3'd3,
     PPark     = 3'd4,   // joins a miss register (new miss or merge)
-    PMaint    = 3'd5    // handed to the maintenance engine
+    PMaint    = 3'd5,   // handed to the maintenance engine
+    PRmw      = 3'd6    // read, decide in P1, write back (CtxDp)
   } pipe_e;
 
   pipe_e                p_act;
@@ -174,6 +180,7 @@ module qpm_qpc_pipe #(
         unique case (r.op)
           qpm_pkg::CtxRead:  if (!read_port_busy)  p_act = PReadHit;
           qpm_pkg::CtxWrite: if (!write_slot_busy) p_act = PWriteHit;
+          qpm_pkg::CtxDp:    if (!read_port_busy && !write_slot_busy) p_act = PRmw;
           qpm_pkg::CtxPin: begin
             p_act = PRespond;
             if (!look_pinned_i && 32'(look_pinned_in_set_i) >= Ways - 1) p_status = qpm_pkg::CtxBusy;
@@ -204,7 +211,7 @@ module qpm_qpc_pipe #(
   assign hit_ok      = p_act == PRespond && look_hit_i && p_status == qpm_pkg::CtxOk
                     && !p_refused && !r_failed_replay;
   assign pin_op      = r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin;
-  assign touch_o     = p_act == PReadHit || p_act == PWriteHit || hit_ok;
+  assign touch_o     = p_act == PReadHit || p_act == PWriteHit || p_act == PRmw || hit_ok;
   assign dirty_o     = p_act == PWriteHit;
   // A context written invalid (DESTROY_QP) is no longer pinned.
   assign pin_o       = (hit_ok && pin_op) || (p_act == PWriteHit && !r.wdata.valid);
@@ -212,11 +219,14 @@ module qpm_qpc_pipe #(
   // Only a line the pipe writes this cycle (data, or its pin bit) is kept out of the
   // victim choice; a read hit is safe. (Excluding every hit let a stream of hits starve
   // a set's last evictable way.)
-  assign excl_o      = p_act == PWriteHit || (p_act == PRespond && look_hit_i && pin_op);
+  // A read-modify-write is kept out from P0, and while it writes in P1 (its dirty bit is
+  // set only then, when it really changed the QPC).
+  assign excl_o      = p_act == PWriteHit || p_act == PRmw
+                    || (p_act == PRespond && look_hit_i && pin_op);
 
   // Counters (docs/qp-table.md says what each counts).
   logic wait_counted_q;
-  assign cnt_hit_o     = (p_act == PReadHit || p_act == PWriteHit || hit_ok)
+  assign cnt_hit_o     = (p_act == PReadHit || p_act == PWriteHit || p_act == PRmw || hit_ok)
                       && !r_is_replay && r.op != qpm_pkg::CtxPrefetch;
   assign cnt_miss_o    = p_act == PPark && p_new_miss;
   assign cnt_merged_o  = p_act == PPark && p_merge;
@@ -240,7 +250,9 @@ module qpm_qpc_pipe #(
   logic [QpcW-1:0]  p1_wdata;
   logic [AddrW-1:0] p1_waddr;
 
-  assign ram_re    = p_act == PReadHit || wbread_i || xread_go;
+  qpm_pkg::dp_req_t r_dp_req;   // a CtxDp request's operation
+  assign r_dp_req  = r.wdata[$bits(r_dp_req)-1:0];
+  assign ram_re    = p_act == PReadHit || p_act == PRmw || wbread_i || xread_go;
   assign ram_raddr = wbread_i ? wbread_line_i : xread_go ? xread_line_i : look_line_i;
 
   qpm_ram_2p #(
@@ -251,9 +263,9 @@ module qpm_qpc_pipe #(
     .re_i    (ram_re),
     .raddr_i (ram_raddr),
     .rdata_o (ram_rdata),
-    .we_i    (p1_we),
+    .we_i    (p1_write),
     .waddr_i (p1_wline),
-    .wdata_i (p1_wdata)
+    .wdata_i (p1_write_data)
   );
   // Each line's QPC address in memory: written by a fill, read to write the line back.
   qpm_ram_2p #(
@@ -272,7 +284,10 @@ module qpm_qpc_pipe #(
   // ---------------------------------------------------------------------------------
   // P1
   // ---------------------------------------------------------------------------------
-  logic                        p1_rsp_valid, p1_rsp_from_ram, p1_load;
+  logic                        p1_rsp_valid, p1_rsp_from_ram, p1_load, p1_rmw, p1_dp;
+  qpm_pkg::dp_req_t            p1_dp_req;
+  logic                        p1_write;      // this cycle's RAM write, all kinds
+  logic [QpcW-1:0]             p1_write_data;
   logic [qpm_pkg::CtxTagW-1:0] p1_rsp_tag;
   qpm_pkg::ctx_status_e        p1_rsp_status;
   logic [LineW-1:0]            p1_rline;
@@ -287,6 +302,9 @@ module qpm_qpc_pipe #(
     if (!rst_ni) begin
       p1_rsp_valid    <= 1'b0;
       p1_rsp_from_ram <= 1'b0;
+      p1_rmw          <= 1'b0;
+      p1_dp           <= 1'b0;
+      p1_dp_req       <= '0;
       p1_rsp_tag      <= '0;
       p1_rsp_status   <= qpm_pkg::CtxOk;
       p1_rline        <= '0;
@@ -304,9 +322,12 @@ module qpm_qpc_pipe #(
       w_addr_q        <= '0;
       wait_counted_q  <= 1'b0;
     end else begin
-      p1_rsp_valid    <= (p_act == PRespond || p_act == PReadHit || p_act == PWriteHit)
-                      || maint_rsp_valid_i;
+      p1_rsp_valid    <= (p_act == PRespond || p_act == PReadHit || p_act == PWriteHit
+                          || p_act == PRmw) || maint_rsp_valid_i;
       p1_rsp_from_ram <= p_act == PReadHit;
+      p1_rmw          <= p_act == PRmw;
+      p1_dp           <= r.op == qpm_pkg::CtxDp && (p_act == PRespond || p_act == PRmw);
+      p1_dp_req       <= r_dp_req;
       if (maint_rsp_valid_i) begin
         p1_rsp_tag    <= maint_rsp_tag_i;
         p1_rsp_status <= maint_rsp_status_i;
@@ -322,10 +343,10 @@ module qpm_qpc_pipe #(
       p1_wline        <= fill_i ? fill_line_i : look_line_i;
       p1_wdata        <= fill_i ? fill_data_i : r.wdata;
       p1_waddr        <= fill_addr_i;
-      w_valid_q       <= p1_we;
+      w_valid_q       <= p1_write;
       w_fill_q        <= p1_wfill;
       w_line_q        <= p1_wline;
-      w_data_q        <= p1_wdata;
+      w_data_q        <= p1_write_data;
       w_addr_q        <= p1_waddr;
       if (p_act != PStall) wait_counted_q <= 1'b0;
       else if (cnt_wait_o) wait_counted_q <= 1'b1;
@@ -338,6 +359,55 @@ module qpm_qpc_pipe #(
   assign fwd_addr = fwd_data && w_fill_q;
   assign p1_rdata = fwd_data ? w_data_q : ram_rdata;
 
+  // ---- a datapath operation or doorbell decides (a miss answered without the RAM comes
+  // here too: NO_QP for an unmapped QPN, MEM_ERR for a failed fill)
+  qpm_pkg::qpc_t        dp_qpc_in, dp_qpc_out, db_qpc_out;
+  qpm_pkg::dp_rsp_t     dp_rsp;
+  qpm_pkg::eqe_t        dp_event;
+  qpm_pkg::doorbell_t   p1_db;
+  qpm_pkg::dp_exec_rsp_t dp_answer;
+  logic                 dp_exists, dp_mem_err, dp_write, dp_event_valid, db_refused, p1_is_db;
+  assign dp_qpc_in  = p1_rdata;
+  assign dp_exists  = p1_rmw && p1_rsp_status == qpm_pkg::CtxOk && dp_qpc_in.valid;
+  assign dp_mem_err = p1_rsp_status == qpm_pkg::CtxMemErr;
+  assign p1_is_db   = 4'(p1_dp_req.op) == qpm_pkg::DpOpDoorbell;
+  assign p1_db.qpn   = p1_dp_req.qpn;
+  assign p1_db.rq    = p1_dp_req.cls[0];
+  assign p1_db.count = p1_dp_req.wqes;
+
+  qpm_dp_exec u_dp_exec (
+    .req_i         (p1_dp_req),
+    .exists_i      (dp_exists),
+    .mem_err_i     (dp_mem_err),
+    .qpc_i         (dp_qpc_in),
+    .rsp_o         (dp_rsp),
+    .qpc_o         (dp_qpc_out),
+    .write_o       (dp_write),
+    .event_valid_o (dp_event_valid),
+    .event_o       (dp_event)
+  );
+  qpm_doorbell_exec u_db_exec (
+    .db_i      (p1_db),
+    .exists_i  (dp_exists),
+    .qpc_i     (dp_qpc_in),
+    .refused_o (db_refused),
+    .qpc_o     (db_qpc_out)
+  );
+
+  always_comb begin
+    dp_answer             = '0;
+    dp_answer.rsp         = dp_rsp;
+    dp_answer.event_valid = dp_event_valid && !p1_is_db;
+    dp_answer.event_data  = dp_event;
+    dp_answer.db_refused  = p1_is_db && db_refused;
+  end
+
+  assign p1_write      = p1_we || (p1_rmw && (p1_is_db ? !db_refused : dp_write));
+  assign p1_write_data = !p1_rmw ? p1_wdata : p1_is_db ? db_qpc_out : dp_qpc_out;
+  assign dirty_p1_o    = p1_rmw && p1_write;
+  assign excl_p1_o     = p1_rmw;
+  assign p1_line_o     = p1_wline;
+
   assign wb_load_o      = p1_load;
   assign wb_load_idx_o  = p1_load_idx;
   assign wb_load_data_o = p1_rdata;
@@ -346,7 +416,8 @@ module qpm_qpc_pipe #(
   assign rsp_valid_o  = p1_rsp_valid;
   assign rsp_o.tag    = p1_rsp_tag;
   assign rsp_o.status = p1_rsp_status;
-  assign rsp_o.rdata  = p1_rsp_from_ram ? p1_rdata : '0;
+  assign rsp_o.rdata  = p1_rsp_from_ram ? p1_rdata
+                      : p1_dp ? QpcW'(dp_answer) : '0;
 
   // ---------------------------------------------------------------------------------
   // Contract

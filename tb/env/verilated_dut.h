@@ -18,7 +18,12 @@ template <class V>
 class VerilatedDut : public Dut {
  public:
   VerilatedDut(VerilatedContext *ctx, uint32_t sets, uint32_t ways)
-      : top_(std::make_unique<V>(ctx, "TOP")), sets_(sets), ways_(ways) {}
+      : top_(std::make_unique<V>(ctx, "TOP")), sets_(sets), ways_(ways) {
+    top_->dp_req_valid_i = 0;
+    top_->dp_rsp_ready_i = 1;
+    top_->db_valid_i = 0;
+    top_->eqe_ready_i = 1;
+  }
   ~VerilatedDut() override { close_trace(); }
 
   void eval() override { top_->eval(); }

@@ -1,0 +1,212 @@
+// qpm_dp_front: the datapath, doorbell and command requests in front of the QP cache,
+// and the answers and events behind it (SPEC.md §2, §6, §11; docs/datapath.md).
+//
+//   datapath port ─┐                       ┌─► datapath responses (FIFO, DpRspDepth)
+//   doorbell port ─┼─► one request a cycle ─► QP cache pipeline ─┼─► EQE port (FIFO, EqDepth)
+//   command unit ──┘   (priority, aging)                           └─► command unit
+//
+// Priority: datapath, then doorbells, then the command unit, except that a command
+// request that has waited CmdMaxWait cycles goes first: under a saturated datapath a
+// command waits at most CmdMaxWait cycles for the pipeline (docs/datapath.md).
+// A datapath operation is admitted only with room reserved for its answer in the
+// response FIFO and for an event in the EQ FIFO (credits: operations in flight plus
+// FIFO contents never exceed the depth), so the pipeline never has to stall on a full
+// FIFO and nothing is dropped; a slow consumer of either stream slows only the datapath
+// port. The command unit's events (SQ_DRAINED at a modify) wait for a free slot.
+// The request offered to the cache is held until taken, even if a higher priority
+// requester arrives meanwhile.
+`include "qpm_assert.svh"
+
+module qpm_dp_front #(
+  parameter int unsigned DpRspDepth = 16,
+  parameter int unsigned EqDepth    = 16,
+  parameter int unsigned CmdMaxWait = 16,
+  localparam int unsigned RspCntW = $clog2(DpRspDepth) + 1,
+  localparam int unsigned EqCntW  = $clog2(EqDepth) + 1
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  // datapath port
+  input  logic                    dp_req_valid_i,
+  output logic                    dp_req_ready_o,
+  input  qpm_pkg::dp_req_t        dp_req_i,
+  output logic                    dp_rsp_valid_o,
+  input  logic                    dp_rsp_ready_i,
+  output qpm_pkg::dp_rsp_t        dp_rsp_o,
+  // doorbell port
+  input  logic                    db_valid_i,
+  output logic                    db_ready_o,
+  input  qpm_pkg::doorbell_t      db_i,
+  // EQE port
+  output logic                    eqe_valid_o,
+  input  logic                    eqe_ready_i,
+  output qpm_pkg::eqe_t           eqe_o,
+  // events of the command unit
+  input  logic                    cmd_ev_valid_i,
+  output logic                    cmd_ev_ready_o,
+  input  qpm_pkg::eqe_t           cmd_ev_i,
+  // the command unit's QPC accesses
+  input  logic                    cmd_req_valid_i,
+  output logic                    cmd_req_ready_o,
+  input  qpm_pkg::ctx_req_t       cmd_req_i,
+  output logic                    cmd_rsp_valid_o,
+  output qpm_pkg::ctx_rsp_t       cmd_rsp_o,
+  // the QP cache
+  output logic                    ctx_req_valid_o,
+  input  logic                    ctx_req_ready_i,
+  output qpm_pkg::ctx_req_t       ctx_req_o,
+  input  logic                    ctx_rsp_valid_i,
+  input  qpm_pkg::ctx_rsp_t       ctx_rsp_i,
+  // one pulse per event: a DROP (by reason), a refused doorbell, an event raised
+  output logic [qpm_pkg::NumDropReasons-1:0] drop_o,
+  output logic                    db_refused_o,
+  output logic                    event_o
+);
+
+  typedef enum logic [1:0] {
+    GNone = 2'd0,
+    GDp   = 2'd1,
+    GDb   = 2'd2,
+    GCmd  = 2'd3
+  } grant_e;
+
+  // ---- credits
+  logic [RspCntW-1:0] rsp_count;
+  logic [EqCntW-1:0]  eq_count;
+  logic [7:0]         inflight_q;       // datapath operations admitted, not yet answered
+  logic               dp_credit;
+  assign dp_credit = 32'(inflight_q) + 32'(rsp_count) < DpRspDepth
+                  && 32'(inflight_q) + 32'(eq_count) < EqDepth;
+
+  // ---- arbitration with aging and a lock
+  grant_e grant, lock_q;
+  logic [$clog2(CmdMaxWait + 1)-1:0] cmd_wait_q;
+  logic cmd_aged;
+  assign cmd_aged = 32'(cmd_wait_q) >= CmdMaxWait;
+  always_comb begin
+    if (lock_q != GNone)                      grant = lock_q;
+    else if (cmd_req_valid_i && cmd_aged)     grant = GCmd;
+    else if (dp_req_valid_i && dp_credit)     grant = GDp;
+    else if (db_valid_i)                      grant = GDb;
+    else if (cmd_req_valid_i)                 grant = GCmd;
+    else                                      grant = GNone;
+  end
+
+  // A doorbell as the pipeline carries it: a dp_req_t (field order, first = most
+  // significant) with the internal op code, the count in wqes and the queue in cls[0].
+  logic [$bits(dp_req_i)-1:0] db_as_op;
+  assign db_as_op = {8'b0, db_i.qpn, qpm_pkg::DpOpDoorbell, 1'b0, db_i.rq, 2'b0, 24'b0,
+                     32'b0, 24'b0, db_i.count, 8'b0, 2'b0, 8'b0};
+
+  always_comb begin
+    ctx_req_o = '0;
+    unique case (grant)
+      GDp: begin
+        ctx_req_o.tag   = qpm_pkg::TagDp;
+        ctx_req_o.op    = qpm_pkg::CtxDp;
+        ctx_req_o.index = dp_req_i.qpn;
+        ctx_req_o.wdata = qpm_pkg::QpcW'(dp_req_i);
+      end
+      GDb: begin
+        ctx_req_o.tag   = qpm_pkg::TagDoorbell;
+        ctx_req_o.op    = qpm_pkg::CtxDp;
+        ctx_req_o.index = db_i.qpn;
+        ctx_req_o.wdata = qpm_pkg::QpcW'(db_as_op);
+      end
+      GCmd: ctx_req_o = cmd_req_i;
+      default: ;
+    endcase
+  end
+  assign ctx_req_valid_o = grant != GNone;
+  assign dp_req_ready_o  = grant == GDp && ctx_req_ready_i;
+  assign db_ready_o      = grant == GDb && ctx_req_ready_i;
+  assign cmd_req_ready_o = grant == GCmd && ctx_req_ready_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      lock_q     <= GNone;
+      cmd_wait_q <= '0;
+    end else begin
+      lock_q <= (ctx_req_valid_o && !ctx_req_ready_i) ? grant : GNone;
+      if (!cmd_req_valid_i || cmd_req_ready_o) cmd_wait_q <= '0;
+      else if (!cmd_aged)                      cmd_wait_q <= cmd_wait_q + 1'b1;
+    end
+  end
+
+  // ---- answers
+  qpm_pkg::dp_exec_rsp_t answer;
+  logic                  rsp_dp, rsp_db, rsp_cmd, dp_ev_push;
+  assign answer          = ctx_rsp_i.rdata[$bits(answer)-1:0];
+  assign rsp_dp          = ctx_rsp_valid_i && ctx_rsp_i.tag == qpm_pkg::TagDp;
+  assign rsp_db          = ctx_rsp_valid_i && ctx_rsp_i.tag == qpm_pkg::TagDoorbell;
+  assign rsp_cmd         = ctx_rsp_valid_i && !rsp_dp && !rsp_db;
+  assign cmd_rsp_valid_o = rsp_cmd;
+  assign cmd_rsp_o       = ctx_rsp_i;
+  assign dp_ev_push      = rsp_dp && answer.event_valid;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) inflight_q <= '0;
+    else         inflight_q <= inflight_q + 8'(dp_req_valid_i && dp_req_ready_o) - 8'(rsp_dp);
+  end
+
+  logic rsp_fifo_ready;
+  qpm_fifo #(
+    .Width ($bits(dp_rsp_o)),
+    .Depth (DpRspDepth)
+  ) u_rsp_fifo (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (rsp_dp),
+    .in_ready_o  (rsp_fifo_ready),
+    .in_data_i   (answer.rsp),
+    .out_valid_o (dp_rsp_valid_o),
+    .out_ready_i (dp_rsp_ready_i),
+    .out_data_o  (dp_rsp_o),
+    .count_o     (rsp_count)
+  );
+
+  // A command event takes a slot no datapath operation in flight has reserved.
+  logic eq_in_valid, eq_in_ready, cmd_ev_room;
+  qpm_pkg::eqe_t eq_in;
+  assign cmd_ev_room    = 32'(inflight_q) + 32'(eq_count) < EqDepth;
+  assign cmd_ev_ready_o = !dp_ev_push && cmd_ev_room;
+  assign eq_in_valid    = dp_ev_push || (cmd_ev_valid_i && cmd_ev_room);
+  assign eq_in          = dp_ev_push ? answer.event_data : cmd_ev_i;
+  qpm_fifo #(
+    .Width ($bits(eqe_o)),
+    .Depth (EqDepth)
+  ) u_eq_fifo (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (eq_in_valid),
+    .in_ready_o  (eq_in_ready),
+    .in_data_i   (eq_in),
+    .out_valid_o (eqe_valid_o),
+    .out_ready_i (eqe_ready_i),
+    .out_data_o  (eqe_o),
+    .count_o     (eq_count)
+  );
+
+  always_comb begin
+    drop_o = '0;
+    if (rsp_dp && answer.rsp.verdict == qpm_pkg::VDrop) drop_o[answer.rsp.drop] = 1'b1;
+  end
+  assign db_refused_o = rsp_db && answer.db_refused;
+  assign event_o      = eq_in_valid && eq_in_ready;
+
+  // ---- contract
+  // Credits make room for every answer and event of an admitted operation.
+  `QPM_ASSERT(RspRoom_A, rsp_dp |-> rsp_fifo_ready)
+  `QPM_ASSERT(EqRoom_A, eq_in_valid |-> eq_in_ready)
+  // The requesters hold their requests until taken (AXI rule).
+  `QPM_ASSERT(DpReqStable_A, dp_req_valid_i && !dp_req_ready_o |=> dp_req_valid_i
+                             && $stable(dp_req_i))
+  `QPM_ASSERT(DbStable_A, db_valid_i && !db_ready_o |=> db_valid_i && $stable(db_i))
+  `QPM_ASSERT(CmdReqStable_A, cmd_req_valid_i && !cmd_req_ready_o |=> cmd_req_valid_i
+                              && $stable(cmd_req_i))
+  `QPM_ASSERT(CtxReqStable_A, ctx_req_valid_o && !ctx_req_ready_i |=> ctx_req_valid_o
+                              && $stable(ctx_req_o))
+  `QPM_ASSERT(CmdEvStable_A, cmd_ev_valid_i && !cmd_ev_ready_o |=> cmd_ev_valid_i
+                             && $stable(cmd_ev_i))
+
+endmodule
