@@ -354,8 +354,10 @@ package qpm_pkg;
     logic [15:0]     count;
   } doorbell_t;
 
-  // Inside qpm a doorbell travels the cache's pipeline as a dp_req_t with this op code
-  // (never seen on the datapath port): wqes holds the count, cls[0] the queue (1: RQ).
+  // Inside qpm a doorbell travels the cache's pipeline as a dp_req_t with this op code,
+  // wqes holding the count and cls[0] the queue (1: RQ). The pipeline knows a doorbell by
+  // its requester tag (TagDoorbell), not by this code: the datapath port may carry 15 too,
+  // and that is a DROP (OPCODE) like any undefined operation.
   parameter logic [3:0] DpOpDoorbell = 4'd15;
 
   // Asynchronous events (enum ibv_event_type values) and the causes hardware records in

@@ -121,7 +121,8 @@ module qpm_top #(
   logic              cmd_ctx_req_valid, cmd_ctx_req_ready, cmd_ctx_rsp_valid;
   qpm_pkg::ctx_req_t cmd_ctx_req;
   qpm_pkg::ctx_rsp_t cmd_ctx_rsp;
-  logic              cmd_ev_valid, cmd_ev_ready;
+  logic              cmd_ev_valid, cmd_ev_ready, cmd_lock_valid;
+  logic [qpm_pkg::QpnW-1:0] cmd_lock_qpn;
   qpm_pkg::eqe_t     cmd_ev;
   logic              ctx_req_valid, ctx_req_ready, ctx_rsp_valid;
   qpm_pkg::ctx_req_t ctx_req;
@@ -148,6 +149,8 @@ module qpm_top #(
     .ctx_req_o       (cmd_ctx_req),
     .ctx_rsp_valid_i (cmd_ctx_rsp_valid),
     .ctx_rsp_i       (cmd_ctx_rsp),
+    .lock_valid_o    (cmd_lock_valid),
+    .lock_qpn_o      (cmd_lock_qpn),
     .event_valid_o   (cmd_ev_valid),
     .event_ready_i   (cmd_ev_ready),
     .event_o         (cmd_ev)
@@ -171,6 +174,8 @@ module qpm_top #(
     .cmd_ev_valid_i  (cmd_ev_valid),
     .cmd_ev_ready_o  (cmd_ev_ready),
     .cmd_ev_i        (cmd_ev),
+    .lock_valid_i    (cmd_lock_valid),
+    .lock_qpn_i      (cmd_lock_qpn),
     .cmd_req_valid_i (cmd_ctx_req_valid),
     .cmd_req_ready_o (cmd_ctx_req_ready),
     .cmd_req_i       (cmd_ctx_req),

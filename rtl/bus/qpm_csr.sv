@@ -80,6 +80,9 @@ module qpm_csr #(
       (64'(DirEntries) << PageBits) > (64'd1 << qpm_pkg::QpnW)) begin : gen_bad_dir
     $error("DirEntries << PageBits must be in 1 .. 2**QpnW");
   end
+  if (OwnCounterIdx > NumCounters) begin : gen_bad_own_counter
+    $error("OwnCounterIdx must be at most NumCounters");
+  end
   if (NumCounters < 1 || NumCounters > 1024 - CntWordBase) begin : gen_bad_counters
     $error("NumCounters must be in 1 .. 1008 (the counters must fit the 4 KiB map)");
   end

@@ -37,6 +37,10 @@ module qpm_cmd_unit #(
   output qpm_pkg::ctx_req_t ctx_req_o,
   input  logic              ctx_rsp_valid_i,
   input  qpm_pkg::ctx_rsp_t ctx_rsp_i,
+  // the QPN whose context this unit has read and may still write back: datapath
+  // operations on it wait (qpm_dp_front), so none is lost under the write
+  output logic              lock_valid_o,
+  output logic [qpm_pkg::QpnW-1:0] lock_qpn_o,
   // events a command raises (SQ_DRAINED when RTS->SQD finds nothing outstanding)
   output logic              event_valid_o,
   input  logic              event_ready_i,
@@ -223,7 +227,8 @@ module qpm_cmd_unit #(
       end
 
       Decode: begin
-        fsm_d = Respond;
+        fsm_d    = Respond;
+        drains_d = 1'b0;
         rsp_d = status_rsp(qpm_pkg::StatusOk);
         if (is_qp_cmd && cmd_q.qpn[31:qpm_pkg::QpnW] != '0) begin
           // Beyond any QPN: refused here, the context port carries QpnW bits only.
@@ -270,7 +275,7 @@ module qpm_cmd_unit #(
             fsm_d = Execute;
           end else begin
             fsm_d = Respond;  // a write finished; rsp_q holds the answer
-            if (drains_q) ev_pending_d = 1'b1;
+            if (drains_q && ctx_op_q == qpm_pkg::CtxWrite) ev_pending_d = 1'b1;
           end
         end
       end
@@ -333,6 +338,15 @@ module qpm_cmd_unit #(
   assign refused_o   = fsm_q == Decode && is_qp_cmd && cmd_q.qpn[31:qpm_pkg::QpnW] != '0;
   assign rsp_valid_o = fsm_q == Respond && !ev_pending_q;
 
+  // From offering the read until the write is answered (a QP command without a write
+  // releases it when it leaves Execute).
+  // An event the command raised is still waiting for the EQ: later datapath events of
+  // the QP must not overtake it, so the lock holds until it has left.
+  assign lock_valid_o = ((fsm_q == CtxRequest || fsm_q == CtxWait || fsm_q == Execute)
+                         && (ctx_op_q == qpm_pkg::CtxRead || ctx_op_q == qpm_pkg::CtxWrite))
+                     || ev_pending_q;
+  assign lock_qpn_o   = cmd_q.qpn[qpm_pkg::QpnW-1:0];
+
   assign event_valid_o       = ev_pending_q;
   assign event_o.is_port     = 1'b0;
   assign event_o.qpn         = cmd_q.qpn[qpm_pkg::QpnW-1:0];
@@ -357,6 +371,10 @@ module qpm_cmd_unit #(
     end
   end
 
+  // SQ_DRAINED is raised only by the answer to a modify's write.
+  `QPM_ASSERT(EventOnlyAfterWrite_A, !ev_pending_q && ev_pending_d |->
+              fsm_q == CtxWait && ctx_op_q == qpm_pkg::CtxWrite
+              && cmd_q.opcode == qpm_pkg::OpModifyQp)
   // A response arrives only for the request outstanding.
   `QPM_ASSERT(CtxRspOnlyWhenWaiting_A, main_rsp_valid |-> fsm_q == CtxWait)
   // Only a successful command writes a context.

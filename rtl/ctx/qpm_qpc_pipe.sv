@@ -226,7 +226,9 @@ module qpm_qpc_pipe #(
 
   // Counters (docs/qp-table.md says what each counts).
   logic wait_counted_q;
-  assign cnt_hit_o     = (p_act == PReadHit || p_act == PWriteHit || p_act == PRmw || hit_ok)
+  // A hit is counted whatever its answer (a PIN refused for capacity found its QPC).
+  assign cnt_hit_o     = (p_act == PReadHit || p_act == PWriteHit || p_act == PRmw
+                          || (p_act == PRespond && look_hit_i && !p_refused && !r_failed_replay))
                       && !r_is_replay && r.op != qpm_pkg::CtxPrefetch;
   assign cnt_miss_o    = p_act == PPark && p_new_miss;
   assign cnt_merged_o  = p_act == PPark && p_merge;
@@ -286,6 +288,7 @@ module qpm_qpc_pipe #(
   // ---------------------------------------------------------------------------------
   logic                        p1_rsp_valid, p1_rsp_from_ram, p1_load, p1_rmw, p1_dp;
   qpm_pkg::dp_req_t            p1_dp_req;
+  logic                        p1_db_q;       // the CtxDp in P1 is a doorbell
   logic                        p1_write;      // this cycle's RAM write, all kinds
   logic [QpcW-1:0]             p1_write_data;
   logic [qpm_pkg::CtxTagW-1:0] p1_rsp_tag;
@@ -305,6 +308,7 @@ module qpm_qpc_pipe #(
       p1_rmw          <= 1'b0;
       p1_dp           <= 1'b0;
       p1_dp_req       <= '0;
+      p1_db_q         <= 1'b0;
       p1_rsp_tag      <= '0;
       p1_rsp_status   <= qpm_pkg::CtxOk;
       p1_rline        <= '0;
@@ -328,6 +332,9 @@ module qpm_qpc_pipe #(
       p1_rmw          <= p_act == PRmw;
       p1_dp           <= r.op == qpm_pkg::CtxDp && (p_act == PRespond || p_act == PRmw);
       p1_dp_req       <= r_dp_req;
+      // A doorbell is known by its requester's tag, never by an op code the datapath
+      // port could carry.
+      p1_db_q         <= r.tag == qpm_pkg::TagDoorbell;
       if (maint_rsp_valid_i) begin
         p1_rsp_tag    <= maint_rsp_tag_i;
         p1_rsp_status <= maint_rsp_status_i;
@@ -370,7 +377,7 @@ module qpm_qpc_pipe #(
   assign dp_qpc_in  = p1_rdata;
   assign dp_exists  = p1_rmw && p1_rsp_status == qpm_pkg::CtxOk && dp_qpc_in.valid;
   assign dp_mem_err = p1_rsp_status == qpm_pkg::CtxMemErr;
-  assign p1_is_db   = 4'(p1_dp_req.op) == qpm_pkg::DpOpDoorbell;
+  assign p1_is_db   = p1_db_q;
   assign p1_db.qpn   = p1_dp_req.qpn;
   assign p1_db.rq    = p1_dp_req.cls[0];
   assign p1_db.count = p1_dp_req.wqes;

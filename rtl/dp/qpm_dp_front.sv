@@ -15,6 +15,11 @@
 // port. The command unit's events (SQ_DRAINED at a modify) wait for a free slot.
 // The request offered to the cache is held until taken, even if a higher priority
 // requester arrives meanwhile.
+// A command reads a QPC, decides, and writes it back in two pipeline operations; while
+// it does, datapath operations and doorbells on that QPN wait here (the command unit's
+// lock), so none of their updates is overwritten by the command's write and none sees
+// the QPC between the two. Operations on other QPNs behind the waiting one wait too
+// (head of line): a few cycles on a hit, a memory round trip on a miss.
 `include "qpm_assert.svh"
 
 module qpm_dp_front #(
@@ -45,6 +50,10 @@ module qpm_dp_front #(
   input  logic                    cmd_ev_valid_i,
   output logic                    cmd_ev_ready_o,
   input  qpm_pkg::eqe_t           cmd_ev_i,
+  // the QPN the command unit is reading and writing back: datapath operations and
+  // doorbells on it are not admitted meanwhile
+  input  logic                    lock_valid_i,
+  input  logic [qpm_pkg::QpnW-1:0] lock_qpn_i,
   // the command unit's QPC accesses
   input  logic                    cmd_req_valid_i,
   output logic                    cmd_req_ready_o,
@@ -62,6 +71,10 @@ module qpm_dp_front #(
   output logic                    db_refused_o,
   output logic                    event_o
 );
+
+  if (DpRspDepth > 128 || EqDepth > 128) begin : gen_bad_depth
+    $error("DpRspDepth and EqDepth must be at most 128 (the 8-bit in-flight count)");
+  end
 
   typedef enum logic [1:0] {
     GNone = 2'd0,
@@ -83,11 +96,14 @@ module qpm_dp_front #(
   logic [$clog2(CmdMaxWait + 1)-1:0] cmd_wait_q;
   logic cmd_aged;
   assign cmd_aged = 32'(cmd_wait_q) >= CmdMaxWait;
+  logic dp_locked, db_locked;
+  assign dp_locked = lock_valid_i && dp_req_i.qpn == lock_qpn_i;
+  assign db_locked = lock_valid_i && db_i.qpn == lock_qpn_i;
   always_comb begin
-    if (lock_q != GNone)                      grant = lock_q;
-    else if (cmd_req_valid_i && cmd_aged)     grant = GCmd;
-    else if (dp_req_valid_i && dp_credit)     grant = GDp;
-    else if (db_valid_i)                      grant = GDb;
+    if (lock_q != GNone)                                 grant = lock_q;
+    else if (cmd_req_valid_i && cmd_aged)                grant = GCmd;
+    else if (dp_req_valid_i && dp_credit && !dp_locked)  grant = GDp;
+    else if (db_valid_i && !db_locked)                   grant = GDb;
     else if (cmd_req_valid_i)                 grant = GCmd;
     else                                      grant = GNone;
   end
@@ -168,7 +184,8 @@ module qpm_dp_front #(
   // A command event takes a slot no datapath operation in flight has reserved.
   logic eq_in_valid, eq_in_ready, cmd_ev_room;
   qpm_pkg::eqe_t eq_in;
-  assign cmd_ev_room    = 32'(inflight_q) + 32'(eq_count) < EqDepth;
+  // (the datapath operation offered this cycle has its slot reserved too)
+  assign cmd_ev_room    = 32'(inflight_q) + 32'(eq_count) + 32'(grant == GDp) < EqDepth;
   assign cmd_ev_ready_o = !dp_ev_push && cmd_ev_room;
   assign eq_in_valid    = dp_ev_push || (cmd_ev_valid_i && cmd_ev_room);
   assign eq_in          = dp_ev_push ? answer.event_data : cmd_ev_i;
