@@ -438,7 +438,7 @@ module qpm_qpc_pipe #(
   `QPM_ASSERT(PinCapacity_A, 32'(look_pinned_in_set_i) < Ways)
   // One write per cycle: a fill never meets a write hit; one read: a read-out never
   // meets a read hit.
-  `QPM_ASSERT(OneWrite_A, !(fill_i && p_act == PWriteHit))
+  `QPM_ASSERT(OneWrite_A, !(fill_i && (p_act == PWriteHit || p_act == PRmw)))
   `QPM_ASSERT(OneRead_A, !((wbread_i || xread_go) && p_act == PReadHit))
   // A maintenance answer never meets a pipe answer.
   `QPM_ASSERT(OneAnswer_A, !(maint_rsp_valid_i && p_act != PStall && p_act != PPark

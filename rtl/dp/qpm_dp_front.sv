@@ -6,8 +6,9 @@
 //   command unit ──┘   (priority, aging)                           └─► command unit
 //
 // Priority: datapath, then doorbells, then the command unit, except that a command
-// request that has waited CmdMaxWait cycles goes first: under a saturated datapath a
-// command waits at most CmdMaxWait cycles for the pipeline (docs/datapath.md).
+// request, then a doorbell, that has waited CmdMaxWait cycles goes first: under a
+// saturated datapath a command waits at most CmdMaxWait cycles for the pipeline, a
+// doorbell at most 2 x CmdMaxWait (docs/datapath.md).
 // A datapath operation is admitted only with room reserved for its answer in the
 // response FIFO and for an event in the EQ FIFO (credits: operations in flight plus
 // FIFO contents never exceed the depth), so the pipeline never has to stall on a full
@@ -93,15 +94,17 @@ module qpm_dp_front #(
 
   // ---- arbitration with aging and a lock
   grant_e grant, lock_q;
-  logic [$clog2(CmdMaxWait + 1)-1:0] cmd_wait_q;
-  logic cmd_aged;
+  logic [$clog2(CmdMaxWait + 1)-1:0] cmd_wait_q, db_wait_q;
+  logic cmd_aged, db_aged;
   assign cmd_aged = 32'(cmd_wait_q) >= CmdMaxWait;
+  assign db_aged  = 32'(db_wait_q) >= CmdMaxWait;
   logic dp_locked, db_locked;
   assign dp_locked = lock_valid_i && dp_req_i.qpn == lock_qpn_i;
   assign db_locked = lock_valid_i && db_i.qpn == lock_qpn_i;
   always_comb begin
     if (lock_q != GNone)                                 grant = lock_q;
     else if (cmd_req_valid_i && cmd_aged)                grant = GCmd;
+    else if (db_valid_i && db_aged && !db_locked)        grant = GDb;
     else if (dp_req_valid_i && dp_credit && !dp_locked)  grant = GDp;
     else if (db_valid_i && !db_locked)                   grant = GDb;
     else if (cmd_req_valid_i)                 grant = GCmd;
@@ -142,10 +145,13 @@ module qpm_dp_front #(
     if (!rst_ni) begin
       lock_q     <= GNone;
       cmd_wait_q <= '0;
+      db_wait_q  <= '0;
     end else begin
       lock_q <= (ctx_req_valid_o && !ctx_req_ready_i) ? grant : GNone;
       if (!cmd_req_valid_i || cmd_req_ready_o) cmd_wait_q <= '0;
       else if (!cmd_aged)                      cmd_wait_q <= cmd_wait_q + 1'b1;
+      if (!db_valid_i || db_ready_o)           db_wait_q <= '0;
+      else if (!db_aged)                       db_wait_q <= db_wait_q + 1'b1;
     end
   end
 
