@@ -2,6 +2,7 @@
 #
 #   make sim      build and run the default randomized simulation against the golden model
 #   make test     the CTest suite (Catch2)
+#   make bench    the datapath benchmark (qpm_bench): a table and build/bench/bench.csv
 #   make lint     Verilator -Wall lint of every RTL file, zero warnings
 #   make synth    Yosys 0.23 area (NAND2 GE) and logic-level report: build/synth/report.md
 #   make synth-sweep  the same over cache sizes, ways and MSHRs, with a plot
@@ -25,7 +26,7 @@ RTL_FILES := $(shell cat rtl/files.f)
 SEED_ARG  := $(if $(SEED),--seed $(SEED),)
 TOOLS     := verilator yosys cmake g++ lcov
 
-.PHONY: all deps build sim test lint synth synth-sweep clean mutate
+.PHONY: all deps build sim test bench lint synth synth-sweep clean mutate
 
 all: build
 
@@ -49,6 +50,10 @@ build: $(BUILD)/CMakeCache.txt
 
 sim: build
 	$(BUILD)/qpm_sim --config $(CONFIG) --cmds $(CMDS) --qps $(QPS) $(SEED_ARG) $(SIM_ARGS)
+
+bench: build
+	@mkdir -p $(BUILD)/bench
+	$(BUILD)/qpm_bench --config $(CONFIG) --csv $(BUILD)/bench/bench.csv
 
 test: build
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --output-junit junit.xml
@@ -111,4 +116,4 @@ regress-smoke: build
 # rebuilt and run against the suite; MUTANT=pattern picks some.
 MUTANT ?=
 mutate: $(BUILD)/.deps-ok
-	scripts/mutate.sh $(MUTANT)
+	scripts/mutate.sh '$(MUTANT)'

@@ -1,11 +1,14 @@
 // qpm_sim: runs qpm_top against the golden model, randomly or from a script.
 //
-//   qpm_sim                       the default randomized run (seed printed first)
+//   qpm_sim                       the default randomized run (seed printed first): commands,
+//                                 datapath operations and doorbells mixed
 //   qpm_sim --seed 7 --cmds 20000 --qps 500
+//   qpm_sim --dp-rate 0 --db-rate 0   commands only
 //   qpm_sim --script walk.qpm     replay a script (SPEC.md §13)
 //
-// Exits 0 when every response matched the model, 1 on any mismatch, RTL assertion,
-// protocol violation or counter disagreement, 2 on bad input (CLI or script).
+// Exits 0 when every response, verdict and event matched the model, 1 on any mismatch,
+// RTL assertion, protocol violation, lost or extra event or counter disagreement, 2 on
+// bad input (CLI or script).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -16,6 +19,7 @@
 #include <iostream>
 #include <random>
 
+#include "datapath.h"
 #include "dut.h"
 #include "qpm_env.h"
 #include "script.h"
@@ -34,7 +38,31 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
   for (const auto &[status, n] : sb.status_counts()) {
     fmt::print("    {:<13}{}\n", qpm::status_name(status), n);
   }
-  fmt::print("  mismatches  {}\n", sb.mismatches());
+  const auto &dp = env.dp_scoreboard();
+  if (dp.checked() > 0 || env.doorbells().posted() + env.doorbells().refused() > 0) {
+    fmt::print("  datapath    {} operations\n", dp.checked());
+    for (const auto &[verdict, n] : dp.verdict_counts()) {
+      fmt::print("    {:<13}{}\n", qpm::to_string(verdict), n);
+    }
+    fmt::print("  drops      ");
+    for (int i = 1; i < qpm::kNumDropReasons; ++i) {
+      const auto reason = static_cast<qpm::DropReason>(i);
+      fmt::print(" {}={}", qpm::to_string(reason), dp.expected_drops(reason));
+    }
+    if (dp.unmapped_mem_errors()) {
+      fmt::print(" ({} MEM_ERR after a failed directory read of an unmapped page)",
+                 dp.unmapped_mem_errors());
+    }
+    fmt::print("\n  doorbells   {} posted, {} refused ({} for a failed QPC read)\n",
+               env.doorbells().posted(), env.doorbells().refused(),
+               env.doorbells().refused_for_memory_error());
+    fmt::print("  events     ");
+    for (const auto &[type, n] : env.events().counts()) {
+      fmt::print(" {}={}", qpm::to_string(type), n);
+    }
+    fmt::print(" ({} delivered)\n", env.events().delivered());
+  }
+  fmt::print("  mismatches  {}\n", sb.mismatches() + dp.mismatches() + env.events().mismatches());
   fmt::print("  cycles      {}\n", r.cycles);
   fmt::print("  speed       {:.1f} kHz simulated ({:.2f} s)\n",
              r.seconds > 0 ? r.cycles / r.seconds / 1000.0 : 0.0, r.seconds);
@@ -73,6 +101,10 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
     for (const auto &m : sb.first_mismatches()) {
       fmt::print("  command #{}: {}\n{}", m.index, qpm::format_command(m.cmd), m.difference);
     }
+    for (const auto &m : dp.first_mismatches()) {
+      fmt::print("  datapath operation #{}: {}\n{}", m.index, qpm::format_dp_request(m.req),
+                 m.difference);
+    }
     return 1;
   }
   fmt::print("PASS\n");
@@ -88,7 +120,7 @@ bool trace_writable(const std::string &path) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  qpm::SimOptions o;
+  qpm::SimOptions o = qpm::qpm_sim_defaults();
   std::string log_level = "warn", trace, script, fcov;
   CLI::App app{"qpm_sim: qpm_top (Verilator) checked against the golden model"};
   app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage
@@ -132,6 +164,7 @@ int main(int argc, char **argv) {
     }
   } else {
     eo.cmd_idle_prob = eo.rsp_stall_prob = 0.0;
+    eo.dp_idle_prob = eo.dp_rsp_stall_prob = eo.eqe_stall_prob = 0.0;
   }
 
   try {

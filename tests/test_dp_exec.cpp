@@ -28,7 +28,9 @@
 
 #include "Vqpm_exec_probe.h"
 #include "datapath.h"
+#include "port_codec.h"
 #include "qpm_types.h"
+#include "verilated_ports.h"
 
 using namespace qpm;
 
@@ -424,48 +426,24 @@ struct Probe {
     std::optional<Event> event;
   };
 
+  // The request, response, event and doorbell cross as qpm_pkg structs, packed by the
+  // harness's port codecs (tb/env/port_codec.h): each field cut to its port width.
   DpResult dp(const Qpc &before, bool exists, bool mem_err, const DpRequest &r) {
-    top->tag_i = r.tag;
-    top->qpn_i = r.qpn & 0xffffff;
-    top->op_i = static_cast<uint8_t>(r.op) & 0xf;
-    top->cls_i = static_cast<uint8_t>(r.cls) & 3;
-    top->pos_i = static_cast<uint8_t>(r.pos) & 3;
-    top->psn_i = r.psn & 0xffffff;
-    top->qkey_i = r.qkey;
-    top->npkts_i = r.npkts & 0xffffff;
-    top->wqes_i = r.wqes;
-    top->reads_i = r.reads;
-    top->code_i = static_cast<uint8_t>(r.code) & 3;
-    top->epoch_i = r.epoch;
+    copy_to_port(encode_dp_request(r), top->req_i);
     top->exists_i = exists;
     top->mem_err_i = mem_err;
     ports.put(before, top->qpc_i);
     top->eval();
     DpResult out;
-    out.rsp.tag = top->rsp_tag_o;
-    out.rsp.qpn = top->rsp_qpn_o;
-    out.rsp.verdict = static_cast<Verdict>(top->rsp_verdict_o);
-    out.rsp.drop = static_cast<DropReason>(top->rsp_drop_o);
-    out.rsp.psn = top->rsp_psn_o;
-    out.rsp.qp_type = top->rsp_qp_type_o;
-    out.rsp.dest_qpn = top->rsp_dest_qpn_o;
-    out.rsp.av_dlid = top->rsp_av_dlid_o;
-    out.rsp.av_sl = top->rsp_av_sl_o;
-    out.rsp.av_sgid_index = top->rsp_av_sgid_index_o;
-    out.rsp.epoch = top->rsp_epoch_o;
+    out.rsp = decode_dp_response(copy_from_port(top->rsp_o, kDpRspBits));
     out.after = ports.get(top->qpc_o);
     out.write = top->write_o;
-    if (top->event_valid_o) {
-      out.event = Event{top->event_is_port_o != 0, top->event_qpn_o,
-                        static_cast<EventType>(top->event_type_o), top->event_syndrome_o};
-    }
+    if (top->event_valid_o) out.event = decode_event(copy_from_port(top->event_o, kEqeBits));
     return out;
   }
 
   DoorbellOutcome doorbell(const Qpc &before, bool exists, const Doorbell &db) {
-    top->db_qpn_i = db.qpn & 0xffffff;
-    top->db_rq_i = db.rq;
-    top->db_count_i = db.count;
+    copy_to_port(encode_doorbell(db), top->db_i);
     top->db_exists_i = exists;
     ports.put(before, top->db_qpc_i);
     top->eval();

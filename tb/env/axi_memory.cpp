@@ -108,6 +108,8 @@ void AxiMemory::sample(const AxiMasterOut &m) {
     ++read_beats_;
     out_.rvalid = false;  // lets drive() offer the next beat
     if (out_.rlast) {
+      const Burst &done = active_reads_[offered_read_];
+      if (done.error) failed_read_completions_.push_back(done.addr);
       active_reads_.erase(active_reads_.begin() + static_cast<std::ptrdiff_t>(offered_read_));
     } else {
       ++active_reads_[offered_read_].beat;

@@ -94,6 +94,11 @@ class AxiMemory : public TbExtension {
   uint64_t interleaved_beats() const { return interleaved_beats_; }
   // Start addresses of the read bursts answered with SLVERR, in AR order.
   const std::vector<uint64_t> &failed_reads() const { return failed_reads_; }
+  // The same bursts in the order their last R beat was taken: when the master learnt
+  // of the error. An error can reach only a request that was waiting at that edge.
+  const std::vector<uint64_t> &failed_read_completions() const {
+    return failed_read_completions_;
+  }
   // Start addresses of the write bursts answered with SLVERR, in B order.
   const std::vector<uint64_t> &failed_writes() const { return failed_writes_; }
   // Called once per burst: 'R' at its AR handshake, 'W' when its B is offered, with the
@@ -145,6 +150,7 @@ class AxiMemory : public TbExtension {
   std::mt19937_64 &rng_;
   AxiMemoryOptions opt_;
   std::vector<uint64_t> failed_reads_;
+  std::vector<uint64_t> failed_read_completions_;
   std::deque<AxiMasterOut> early_w_;  // W beats taken before their AW
   std::unordered_map<uint64_t, Page> pages_;  // keyed by addr / kPageBytes
   std::map<uint64_t, uint64_t> regions_;      // base -> size, as the host mapped them

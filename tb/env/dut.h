@@ -97,6 +97,27 @@ class Dut {
   virtual bool rsp_valid() const = 0;
   virtual void set_rsp_ready(bool v) = 0;
   virtual BitVec rsp() const = 0;
+  // Datapath request / response, doorbell and EQE streams (SPEC §2, §6), as bit vectors
+  // of dp_req_t, dp_rsp_t, doorbell_t and eqe_t (port_codec.h packs them). The getters
+  // of an input read back what the harness drives (monitors read the pins).
+  virtual void set_dp_req_valid(bool v) = 0;
+  virtual void set_dp_req(const BitVec &bits) = 0;
+  virtual bool dp_req_valid() const = 0;
+  virtual BitVec dp_req() const = 0;
+  virtual bool dp_req_ready() const = 0;
+  virtual bool dp_rsp_valid() const = 0;
+  virtual void set_dp_rsp_ready(bool v) = 0;
+  virtual bool dp_rsp_ready() const = 0;
+  virtual BitVec dp_rsp() const = 0;
+  virtual void set_db_valid(bool v) = 0;
+  virtual void set_db(const BitVec &bits) = 0;
+  virtual bool db_valid() const = 0;
+  virtual BitVec db() const = 0;
+  virtual bool db_ready() const = 0;
+  virtual bool eqe_valid() const = 0;
+  virtual void set_eqe_ready(bool v) = 0;
+  virtual bool eqe_ready() const = 0;
+  virtual BitVec eqe() const = 0;
   // AXI4 memory port (qpm_top is the master)
   virtual AxiMasterOut mem_out() const = 0;
   virtual void set_mem_in(const AxiSlaveOut &in) = 0;

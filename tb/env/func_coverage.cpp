@@ -39,6 +39,48 @@ const std::vector<std::pair<const char *, const char *>> kCacheBins = {
     {"cache.miss_wait", "miss_waits"},
 };
 
+// What each datapath operation can answer (SPEC §6, docs/datapath.md), and why it can
+// DROP. MEM_ERR needs a run with memory errors; op codes 9..15 are "UNKNOWN".
+struct DpAnswers {
+  const char *op;
+  std::vector<Verdict> verdicts;
+  std::vector<DropReason> drops;
+};
+const std::vector<DpAnswers> &dp_answers() {
+  using V = Verdict;
+  using D = DropReason;
+  static const std::vector<DpAnswers> answers = {
+      {"RX_REQ",
+       {V::Accept, V::Duplicate, V::Drop, V::NakSeq, V::NakAccess, V::NakInvalid, V::Rnr},
+       {D::NoQp, D::State, D::Opcode, D::Qkey, D::Psn, D::Seq, D::Access, D::NoWqe, D::MemErr}},
+      {"RX_RESP_DONE", {V::Accept, V::Drop}, {D::NoQp, D::Count, D::MemErr}},
+      {"TX_WQE",
+       {V::Issue, V::Empty, V::LocalErr, V::Stall, V::Drop},
+       {D::NoQp, D::State, D::MemErr}},
+      {"RX_ACK", {V::Accept, V::Drop}, {D::NoQp, D::Type, D::State, D::Count, D::MemErr}},
+      {"TIMEOUT",
+       {V::Retry, V::Fatal, V::Drop},
+       {D::NoQp, D::Type, D::State, D::Count, D::MemErr}},
+      {"RNR_NAK",
+       {V::Retry, V::Fatal, V::Drop},
+       {D::NoQp, D::Type, D::State, D::Count, D::MemErr}},
+      {"RX_NAK", {V::Fatal, V::Drop}, {D::NoQp, D::Type, D::State, D::Count, D::MemErr}},
+      {"DMA_BEGIN", {V::Accept, V::Drop}, {D::NoQp, D::Stale, D::Count, D::MemErr}},
+      {"DMA_END", {V::Accept, V::Drop}, {D::NoQp, D::Stale, D::Count, D::MemErr}},
+      {"UNKNOWN", {V::Drop}, {D::NoQp, D::Opcode, D::MemErr}},
+  };
+  return answers;
+}
+
+// Which event each source raises (docs/datapath.md "Events").
+const std::vector<std::pair<const char *, EventType>> kEventBins = {
+    {"RX_REQ", EventType::CommEst},
+    {"RX_REQ", EventType::QpAccessErr},
+    {"RX_REQ", EventType::QpReqErr},
+    {"RX_ACK", EventType::SqDrained},
+    {"MODIFY_QP", EventType::SqDrained},
+};
+
 std::string transition_bin(uint32_t type, uint32_t cur, uint32_t next) {
   return fmt::format("transition.{}.{}->{}", type_name(type), state_name(cur), state_name(next));
 }
@@ -60,6 +102,32 @@ FuncCoverage::FuncCoverage() {
   bins_["command.UNKNOWN.BAD_OP"] = 0;
   for (const auto &[bin, counter] : kCacheBins) bins_[bin] = 0;
   bins_["cache.pin_refused"] = 0;
+  for (const DpAnswers &a : dp_answers()) {
+    for (Verdict v : a.verdicts) bins_[fmt::format("dp.{}.{}", a.op, to_string(v))] = 0;
+    for (DropReason d : a.drops) bins_[fmt::format("drop.{}.{}", a.op, to_string(d))] = 0;
+  }
+  for (const auto &[source, type] : kEventBins) {
+    bins_[fmt::format("event.{}.{}", source, to_string(type))] = 0;
+  }
+  for (const char *q : {"SQ", "RQ"}) {
+    for (const char *outcome : {"POSTED", "REFUSED"}) {
+      bins_[fmt::format("doorbell.{}.{}", q, outcome)] = 0;
+    }
+  }
+}
+
+void FuncCoverage::sample_dp(const DpRequest &req, const DpResponse &rsp) {
+  const std::string op = to_string(req.op);  // "UNKNOWN" for op codes 9..15
+  hit(fmt::format("dp.{}.{}", op, to_string(rsp.verdict)));
+  if (rsp.verdict == Verdict::Drop) hit(fmt::format("drop.{}.{}", op, to_string(rsp.drop)));
+}
+
+void FuncCoverage::sample_event(const std::string &source, const Event &e) {
+  hit(fmt::format("event.{}.{}", source, to_string(e.type)));
+}
+
+void FuncCoverage::sample_doorbell(bool rq, bool refused) {
+  hit(fmt::format("doorbell.{}.{}", rq ? "RQ" : "SQ", refused ? "REFUSED" : "POSTED"));
 }
 
 void FuncCoverage::sample(const Command &cmd, const Qpc &qpc_before, const Response &rsp) {

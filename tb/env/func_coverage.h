@@ -11,7 +11,13 @@
 //   cache.<event>                     hit, miss, merge, eviction, dirty write-back, pin
 //                                     refusal, miss wait, refused QPN, memory error,
 //                                     directory-cache hit, from the CSR counters
-// The datapath's verdicts, CQE statuses and event types join with their issues.
+//   dp.<OP>.<VERDICT>                 each datapath operation's possible verdicts (SPEC
+//                                     §6; UNKNOWN: op codes 9..15)
+//   drop.<OP>.<REASON>                each operation's possible DROP reasons
+//   event.<SOURCE>.<TYPE>             each event type by what raises it (an operation,
+//                                     or MODIFY_QP for SQ_DRAINED at RTS->SQD)
+//   doorbell.<SQ|RQ>.<POSTED|REFUSED> doorbells by queue and outcome
+// CQE statuses join with the flush (SPEC §7).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "datapath.h"
 #include "qpm_types.h"
 
 namespace qpm {
@@ -29,6 +36,12 @@ class FuncCoverage {
 
   // A command answered; qpc_before is the golden model's context before it ran.
   void sample(const Command &cmd, const Qpc &qpc_before, const Response &rsp);
+  // A datapath operation answered (its request and the RTL's response).
+  void sample_dp(const DpRequest &req, const DpResponse &rsp);
+  // An event raised by source (an operation name, or MODIFY_QP).
+  void sample_event(const std::string &source, const Event &e);
+  // A doorbell taken: its queue and whether it was refused.
+  void sample_doorbell(bool rq, bool refused);
   // The CSR counters at the end of a run, in kCounterNames order with their names.
   void sample_counters(const std::vector<const char *> &names, const std::vector<uint32_t> &values);
 

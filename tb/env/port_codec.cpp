@@ -62,7 +62,129 @@ bool known_opcode(uint8_t b) {
   return false;
 }
 
+// dp_req_t, dp_rsp_t, doorbell_t and eqe_t fields, most significant first.
+template <class R, class Visit>
+void visit_dp_request_fields(R &r, Visit visit) {
+  visit(8, r.tag);
+  visit(24, r.qpn);
+  visit(4, r.op);
+  visit(2, r.cls);
+  visit(2, r.pos);
+  visit(24, r.psn);
+  visit(32, r.qkey);
+  visit(24, r.npkts);
+  visit(16, r.wqes);
+  visit(8, r.reads);
+  visit(2, r.code);
+  visit(8, r.epoch);
+}
+
+template <class R, class Visit>
+void visit_dp_response_fields(R &r, Visit visit) {
+  visit(8, r.tag);
+  visit(24, r.qpn);
+  visit(4, r.verdict);
+  visit(4, r.drop);
+  visit(24, r.psn);
+  visit(3, r.qp_type);
+  visit(24, r.dest_qpn);
+  visit(16, r.av_dlid);
+  visit(4, r.av_sl);
+  visit(8, r.av_sgid_index);
+  visit(8, r.epoch);
+}
+
+template <class R, class Visit>
+void visit_doorbell_fields(R &r, Visit visit) {
+  visit(24, r.qpn);
+  visit(1, r.rq);
+  visit(16, r.count);
+}
+
+template <class R, class Visit>
+void visit_event_fields(R &r, Visit visit) {
+  visit(1, r.is_port);
+  visit(24, r.qpn);
+  visit(5, r.type);
+  visit(8, r.syndrome);
+}
+
+// A field's value as an integer (enums and bool included), and back.
+template <class T>
+uint64_t as_bits(T v) {
+  if constexpr (std::is_enum_v<T>) {
+    return static_cast<uint64_t>(static_cast<std::underlying_type_t<T>>(v));
+  } else {
+    return static_cast<uint64_t>(v);
+  }
+}
+template <class T>
+T from_bits(uint64_t v) {
+  if constexpr (std::is_enum_v<T>) {
+    return static_cast<T>(static_cast<std::underlying_type_t<T>>(v));
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return v != 0;
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+uint64_t width_mask(unsigned width) { return width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1; }
+
+// Packs a record whose fields `visit` lists, most significant first, into `bits` bits.
+template <class R, class Fields>
+BitVec encode_record(const R &r, unsigned bits, Fields fields) {
+  BitVec v(bits);
+  unsigned top = bits;
+  fields(r, [&](unsigned width, auto value) {
+    top -= width;
+    v.set(top, width, as_bits(value) & width_mask(width));
+  });
+  if (top != 0) throw std::logic_error("a port record does not add up to its width");
+  return v;
+}
+
+template <class R, class Fields>
+R decode_record(const BitVec &bits, Fields fields) {
+  R r;
+  unsigned top = bits.bits();
+  fields(r, [&](unsigned width, auto &member) {
+    top -= width;
+    member = from_bits<std::remove_reference_t<decltype(member)>>(bits.get(top, width));
+  });
+  return r;
+}
+
 }  // namespace
+
+BitVec encode_dp_request(const DpRequest &req) {
+  return encode_record(req, kDpReqBits,
+                       [](const DpRequest &r, auto v) { visit_dp_request_fields(r, v); });
+}
+DpRequest decode_dp_request(const BitVec &bits) {
+  return decode_record<DpRequest>(bits, [](DpRequest &r, auto v) { visit_dp_request_fields(r, v); });
+}
+BitVec encode_dp_response(const DpResponse &rsp) {
+  return encode_record(rsp, kDpRspBits,
+                       [](const DpResponse &r, auto v) { visit_dp_response_fields(r, v); });
+}
+DpResponse decode_dp_response(const BitVec &bits) {
+  return decode_record<DpResponse>(bits,
+                                   [](DpResponse &r, auto v) { visit_dp_response_fields(r, v); });
+}
+BitVec encode_doorbell(const Doorbell &db) {
+  return encode_record(db, kDoorbellBits,
+                       [](const Doorbell &r, auto v) { visit_doorbell_fields(r, v); });
+}
+Doorbell decode_doorbell(const BitVec &bits) {
+  return decode_record<Doorbell>(bits, [](Doorbell &r, auto v) { visit_doorbell_fields(r, v); });
+}
+BitVec encode_event(const Event &ev) {
+  return encode_record(ev, kEqeBits, [](const Event &r, auto v) { visit_event_fields(r, v); });
+}
+Event decode_event(const BitVec &bits) {
+  return decode_record<Event>(bits, [](Event &r, auto v) { visit_event_fields(r, v); });
+}
 
 BitVec encode_command(const Command &cmd) {
   BitVec v(kCmdBits);

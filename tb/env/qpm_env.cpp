@@ -2,21 +2,43 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <stdexcept>
+
+#include "port_codec.h"
 
 namespace qpm {
 
 const std::vector<const char *> kCounterNames = {
-    "hits",  "misses",   "merged",  "evictions",  "writebacks",
-    "walks", "dir_hits", "refused", "mem_errors", "miss_waits", "csr_refused"};
+    "hits",         "misses",        "merged",        "evictions",   "writebacks",
+    "walks",        "dir_hits",      "refused",       "mem_errors",  "miss_waits",
+    "csr_refused",  "drop_no_qp",    "drop_state",    "drop_type",   "drop_opcode",
+    "drop_qkey",    "drop_psn",      "drop_seq",      "drop_access", "drop_no_wqe",
+    "drop_count",   "drop_stale",    "drop_mem_err",  "db_refused",  "events"};
+
+size_t counter_index(const std::string &name) {
+  for (size_t i = 0; i < kCounterNames.size(); ++i) {
+    if (name == kCounterNames[i]) return i;
+  }
+  throw std::logic_error("no counter " + name);
+}
+
+std::string drop_counter_name(DropReason r) {
+  std::string name = "drop_" + to_string(r);
+  for (char &c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
 
 namespace {
 constexpr uint64_t kPageBytes = 4096;
+// The datapath agents' generator: a fixed function of the run seed, apart from rng_.
+constexpr uint64_t kDpSeedSalt = 0x9d2c5680a5b6c3e1ull;
 }
 
 QpmEnv::QpmEnv(const EnvOptions &opt)
     : opt_(opt),
       rng_(opt.seed),
+      dp_rng_(opt.seed ^ kDpSeedSalt),
       tb_(opt.config, opt.seed, opt.trace_path),
       model_([&] {
         Config c = tb_.config().params;
@@ -26,17 +48,51 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       memory_(rng_, opt.mem),
       csr_(rng_, opt.csr_stall_prob),
       scoreboard_(
-          model_, [this] { return memory_.injected_read_errors(); },
+          model_, [this] { return error_mark(); },
           [this](const Command &c, uint64_t since) { return error_could_hit(c, since); }),
       driver_(rng_, opt.cmd_idle_prob),
       cmd_monitor_([this](const Command &c) { on_accept(c); }),
-      monitor_(rng_, [this](const Response &r) { on_response(r); }, opt.rsp_stall_prob) {
+      monitor_(rng_, [this](const Response &r) { on_response(r); }, opt.rsp_stall_prob),
+      dp_scoreboard_(
+          model_, events_, [this] { return error_mark(); },
+          [this](uint32_t qpn, uint64_t since) { return error_could_hit_qpn(qpn, since); }),
+      doorbells_(
+          model_, [this] { return error_mark(); },
+          [this](uint32_t qpn, uint64_t since) { return error_could_hit_qpn(qpn, since); },
+          opt.timeout_cycles),
+      dp_driver_(dp_rng_, dp_request_pins(), opt.dp_idle_prob),
+      dp_monitor_(dp_request_pins(),
+                  [this](const BitVec &b) { dp_scoreboard_.on_accept(decode_dp_request(b)); }),
+      dp_sink_(
+          dp_rng_, dp_response_pins(),
+          [this](const BitVec &b) { on_dp_response(decode_dp_response(b)); },
+          opt.dp_rsp_stall_prob),
+      db_driver_(dp_rng_, doorbell_pins(), opt.dp_idle_prob),
+      db_monitor_(doorbell_pins(),
+                  [this](const BitVec &b) { doorbells_.on_accept(decode_doorbell(b), tb_.cycles()); }),
+      eqe_sink_(
+          dp_rng_, eqe_pins(), [this](const BitVec &b) { events_.arrived(decode_event(b)); },
+          opt.eqe_stall_prob),
+      housekeeping_(*this) {
+  dp_tag_qpn_.fill(-1);
+  if (opt.doorbell_order_known && opt.mem.read_error_rate == 0.0) {
+    doorbells_.set_order_known([this](const Doorbell &db) { dp_scoreboard_.on_doorbell(db); });
+    dp_scoreboard_.set_doorbell_applied(
+        [this](const Doorbell &db, bool refused) { doorbells_.on_applied(db, refused); });
+  }
   tb_.add(&memory_);
   tb_.add(&csr_);
   tb_.add(&driver_);
   tb_.add(&cmd_monitor_);
   tb_.add(&monitor_);
+  tb_.add(&dp_driver_);
+  tb_.add(&dp_monitor_);
+  tb_.add(&dp_sink_);
+  tb_.add(&db_driver_);
+  tb_.add(&db_monitor_);
+  tb_.add(&eqe_sink_);
   tb_.add(&streams_);
+  tb_.add(&housekeeping_);
   memory_.set_observer([this](char dir, uint64_t addr, bool error, uint32_t id) {
     const bool directory = addr >= kQptBase && addr < kQptBase + uint64_t{model_.config().dir_entries} * 8;
     if (dir == 'R') {
@@ -91,8 +147,25 @@ void QpmEnv::map_pages(const std::vector<uint32_t> &dir_indexes) {
   memory_.set_options(opt_.mem);
 }
 
+uint64_t QpmEnv::error_mark() const {
+  return error_history_.empty() ? 0 : error_history_.front();
+}
+
+bool QpmEnv::error_could_hit_qpn(uint32_t qpn, uint64_t since) const {
+  // A datapath operation or doorbell reads its directory entry and its QPC; at or
+  // above the limit nothing; on an unmapped page only the directory entry.
+  if (qpn >= model_.config().qpn_limit) return false;
+  const auto &failed = memory_.failed_read_completions();
+  const auto qpc = model_.qpc_address(qpn);
+  const uint64_t dir = kQptBase + uint64_t{qpn >> model_.config().page_bits} * 8;
+  for (size_t i = since; i < failed.size(); ++i) {
+    if (failed[i] == dir || (qpc && failed[i] == *qpc)) return true;
+  }
+  return false;
+}
+
 bool QpmEnv::error_could_hit(const Command &cmd, uint64_t since) const {
-  const auto &failed = memory_.failed_reads();
+  const auto &failed = memory_.failed_read_completions();
   // MAP/UNMAP_PAGE read the directory entry, then the old page's QPCs.
   if (!cmd.use_raw_op && (cmd.op == Opcode::MapPage || cmd.op == Opcode::UnmapPage)) {
     if (cmd.dir_index >= model_.config().dir_entries) return false;
@@ -144,6 +217,15 @@ void QpmEnv::on_accept(const Command &cmd) {
 }
 
 void QpmEnv::on_response(const Response &rsp) {
+  std::optional<Pushed> pushed;
+  if (!pushed_.empty()) {
+    pushed = pushed_.front();
+    pushed_.pop_front();
+    auto it = cmd_qpns_.find(pushed->cmd.qpn);
+    if (it != cmd_qpns_.end() && --it->second == 0) cmd_qpns_.erase(it);
+    // A doorbell's probe: a posted doorbell goes into the model before the QUERY runs.
+    if (pushed->probe) doorbells_.on_probe_response(pushed->cmd.qpn, rsp, tb_.cycles());
+  }
   if (page_changes_.empty()) {
     scoreboard_.on_response(rsp);  // reports the response without a command
     return;
@@ -151,6 +233,13 @@ void QpmEnv::on_response(const Response &rsp) {
   const PageChange change = page_changes_.front();
   page_changes_.pop_front();
   scoreboard_.on_response(rsp);
+  for (const Event &e : model_.take_events()) {
+    events_.expect(e, pushed ? opcode_name(pushed->cmd.opcode_byte()) : "COMMAND");
+  }
+  if (!pushed || !pushed->probe) {
+    user_response_ = scoreboard_.last_response();
+    user_expected_ = scoreboard_.last_expected();
+  }
   if (rsp.status == Status::Ok) {
     if (change.unmap_on_ok) memory_.unmap_region(*change.unmap_on_ok);
   } else if (change.unmap_on_fail) {
@@ -158,27 +247,146 @@ void QpmEnv::on_response(const Response &rsp) {
   }
 }
 
-void QpmEnv::drain() {
-  uint64_t last_progress = tb_.cycles();
-  uint64_t answered = scoreboard_.checked();
-  while (!driver_.idle() || scoreboard_.outstanding() > 0) {
+void QpmEnv::on_dp_response(const DpResponse &rsp) {
+  dp_scoreboard_.on_response(rsp);
+  const int64_t qpn = dp_tag_qpn_[rsp.tag];
+  if (qpn < 0) return;  // no such tag in flight: the scoreboard has reported it
+  dp_tag_qpn_[rsp.tag] = -1;
+  --dp_tags_in_use_;
+  auto it = dp_qpns_.find(static_cast<uint32_t>(qpn));
+  if (it != dp_qpns_.end() && --it->second == 0) dp_qpns_.erase(it);
+}
+
+void QpmEnv::push_command(const Command &cmd) {
+  pushed_.push_back({cmd, false});
+  ++cmd_qpns_[cmd.qpn];
+  driver_.push(cmd);
+}
+
+void QpmEnv::push_dp(DpRequest req) {
+  if (dp_tags_in_use_ >= 255) throw std::logic_error("harness: 255 datapath operations in flight");
+  while (dp_tag_qpn_[next_tag_] >= 0) ++next_tag_;
+  req.tag = next_tag_++;
+  req.qpn &= kPsnMask;
+  dp_tag_qpn_[req.tag] = req.qpn;
+  ++dp_tags_in_use_;
+  ++dp_qpns_[req.qpn];
+  dp_driver_.push(encode_dp_request(req));
+}
+
+void QpmEnv::push_doorbell(const Doorbell &db) {
+  doorbells_.on_push(db);
+  db_driver_.push(encode_doorbell(db));
+}
+
+size_t QpmEnv::commands_in_flight(uint32_t qpn) const {
+  auto it = cmd_qpns_.find(qpn);
+  return it == cmd_qpns_.end() ? 0 : it->second;
+}
+
+size_t QpmEnv::dp_in_flight(uint32_t qpn) const {
+  auto it = dp_qpns_.find(qpn);
+  return it == dp_qpns_.end() ? 0 : it->second;
+}
+
+size_t QpmEnv::global_commands_in_flight() const {
+  size_t n = 0;
+  for (const Pushed &p : pushed_) {
+    const Command &c = p.cmd;
+    n += !c.use_raw_op && (c.op == Opcode::MapPage || c.op == Opcode::UnmapPage ||
+                           c.op == Opcode::PortFault);
+  }
+  return n;
+}
+
+bool QpmEnv::idle() const {
+  return driver_.idle() && pushed_.empty() && scoreboard_.outstanding() == 0 &&
+         dp_driver_.idle() && dp_tags_in_use_ == 0 && db_driver_.idle() &&
+         doorbells_.pending() == 0 && events_.outstanding() == 0;
+}
+
+void QpmEnv::set_coverage(FuncCoverage *coverage) {
+  coverage_ = coverage;
+  scoreboard_.set_coverage(coverage);
+  dp_scoreboard_.set_coverage(coverage);
+  doorbells_.set_coverage(coverage);
+  events_.set_coverage(coverage);
+}
+
+void QpmEnv::housekeeping() {
+  error_history_.push_back(memory_.failed_read_completions().size());
+  if (error_history_.size() > kErrorReachCycles) error_history_.pop_front();
+  // Doorbells waiting for a probe get one as soon as their QPN has no command in
+  // flight (the probe is then the only thing in flight for the QPN).
+  for (uint32_t qpn : doorbells_.probes_wanted()) {
+    if (commands_in_flight(qpn) != 0 || dp_in_flight(qpn) != 0) continue;
+    Command probe;
+    probe.op = Opcode::QueryQp;
+    probe.qpn = qpn;
+    pushed_.push_back({probe, true});
+    ++cmd_qpns_[qpn];
+    driver_.push(probe);
+    doorbells_.on_probe_sent(qpn);
+  }
+  // The refused-doorbell counter, read in the background (never while a test's own CSR
+  // access is queued: its result is the last one).
+  if (csr_poll_in_flight_ && csr_.idle() && !csr_.results().empty()) {
+    const AxiLiteResult r = csr_.results().front();
+    csr_.results().pop_front();
+    csr_poll_in_flight_ = false;
+    doorbells_.on_counter_value(r.data, tb_.cycles());
+  }
+  if (!csr_poll_in_flight_ && doorbells_.wants_counter() && csr_.idle()) {
+    csr_.read(csr::kCounters + 4 * static_cast<uint32_t>(counter_index("db_refused")));
+    csr_poll_in_flight_ = true;
+    doorbells_.on_counter_read_issued();
+  }
+  doorbells_.check_timeouts(tb_.cycles());
+}
+
+void QpmEnv::finish_csr_poll() {
+  while (csr_poll_in_flight_) {
+    wait_csr();
+    tb_.tick();  // housekeeping takes the result
+  }
+}
+
+void QpmEnv::wait_until(const std::function<bool()> &done, const char *what) {
+  auto progress = [this] {
+    return scoreboard_.checked() + dp_scoreboard_.checked() + events_.delivered() +
+           doorbells_.posted() + doorbells_.refused();
+  };
+  uint64_t last_progress = tb_.cycles(), seen = progress();
+  while (!done()) {
     tb_.tick();
-    if (scoreboard_.checked() != answered) {
-      answered = scoreboard_.checked();
+    if (progress() != seen) {
+      seen = progress();
       last_progress = tb_.cycles();
     }
     if (tb_.cycles() - last_progress > opt_.timeout_cycles) {
-      throw std::runtime_error("timeout: no response for " + std::to_string(opt_.timeout_cycles) +
-                               " cycles");
+      // Only events missing: final_check names them; everything else is a hang.
+      if (events_.outstanding() > 0 && driver_.idle() && pushed_.empty() &&
+          dp_tags_in_use_ == 0 && doorbells_.pending() == 0) {
+        return;
+      }
+      throw std::runtime_error(fmt::format(
+          "timeout: {} ({} commands, {} datapath operations, {} doorbells, {} events "
+          "outstanding) for {} cycles",
+          what, pushed_.size(), dp_tags_in_use_, doorbells_.pending(), events_.outstanding(),
+          opt_.timeout_cycles));
     }
   }
+}
+
+void QpmEnv::drain() {
+  wait_until([this] { return idle(); }, "no progress");
 }
 
 void QpmEnv::run_stream(uint64_t n, const std::function<Command()> &next, unsigned depth) {
   uint64_t sent = 0, last_progress = tb_.cycles(), answered = scoreboard_.checked();
   while (sent < n || !driver_.idle() || scoreboard_.outstanding() > 0) {
     if (sent < n && driver_.queued() + scoreboard_.outstanding() < depth) {
-      driver_.push(next());
+      push_command(next());
       ++sent;
     }
     tb_.tick();
@@ -195,9 +403,22 @@ void QpmEnv::run_stream(uint64_t n, const std::function<Command()> &next, unsign
 }
 
 Response QpmEnv::execute(const Command &cmd) {
-  driver_.push(cmd);
+  push_command(cmd);
   drain();
-  return scoreboard_.last_response();
+  return user_response_;
+}
+
+DpResponse QpmEnv::execute_dp(const DpRequest &req) {
+  push_dp(req);
+  drain();
+  return dp_scoreboard_.last_response();
+}
+
+bool QpmEnv::ring(const Doorbell &db) {
+  const uint64_t posted = doorbells_.posted();
+  push_doorbell(db);
+  drain();
+  return doorbells_.posted() != posted;
 }
 
 void QpmEnv::run_cycles(uint64_t n) {
@@ -212,6 +433,7 @@ void QpmEnv::wait_csr() {
 }
 
 uint32_t QpmEnv::read_csr(uint32_t addr) {
+  finish_csr_poll();
   csr_.read(addr);
   wait_csr();
   const AxiLiteResult r = csr_.results().back();
@@ -221,6 +443,7 @@ uint32_t QpmEnv::read_csr(uint32_t addr) {
 }
 
 void QpmEnv::write_csr(uint32_t addr, uint32_t data, uint32_t strb) {
+  finish_csr_poll();
   csr_.write(addr, data, strb);
   wait_csr();
   const AxiLiteResult r = csr_.results().back();
@@ -277,6 +500,14 @@ std::vector<std::string> QpmEnv::final_check() {
   if (scoreboard_.mismatches()) {
     add(fmt::format("{} response mismatches", scoreboard_.mismatches()));
   }
+  if (dp_scoreboard_.mismatches()) {
+    add(fmt::format("{} datapath response mismatches", dp_scoreboard_.mismatches()));
+  }
+  if (dp_scoreboard_.outstanding()) {
+    add(fmt::format("{} datapath operations never answered", dp_scoreboard_.outstanding()));
+  }
+  for (const auto &p : events_.problems()) add("events: " + p);
+  for (const auto &p : doorbells_.problems()) add("doorbells: " + p);
   if (tb_.assertion_failed()) add("an RTL assertion failed");
   return problems;
 }
@@ -284,12 +515,7 @@ std::vector<std::string> QpmEnv::final_check() {
 std::vector<std::string> QpmEnv::counter_check() {
   std::vector<std::string> problems;
   const std::vector<uint32_t> c = read_counters();
-  auto value = [&](const char *name) -> uint64_t {
-    for (size_t i = 0; i < kCounterNames.size(); ++i) {
-      if (std::string(kCounterNames[i]) == name) return c[i];
-    }
-    throw std::logic_error(std::string("no counter ") + name);
-  };
+  auto value = [&](const char *name) -> uint64_t { return c[counter_index(name)]; };
   auto expect = [&](const char *what, uint64_t got, uint64_t want) {
     if (got != want) problems.push_back(fmt::format("{}: {} but expected {}", what, got, want));
   };
@@ -301,6 +527,14 @@ std::vector<std::string> QpmEnv::counter_check() {
   expect("walks - dir_hits (vs directory reads)", value("walks") - value("dir_hits"), t.dir_reads);
   expect("QPC reads (vs walks - directory read errors - unmapped entries)", t.qpc_reads,
          value("walks") - t.dir_read_errors - t.dir_reads_unmapped);
+  // The datapath's counters: exact against what the model predicted and raised.
+  for (int r = 1; r < kNumDropReasons; ++r) {
+    const auto reason = static_cast<DropReason>(r);
+    const std::string name = drop_counter_name(reason);
+    expect(name.c_str(), value(name.c_str()), dp_scoreboard_.expected_drops(reason));
+  }
+  expect("db_refused (vs refusals predicted)", value("db_refused"), doorbells_.expected_refused());
+  expect("events (vs events the model raised)", value("events"), events_.raised());
   const auto &counts = scoreboard_.status_counts();
   const auto int_err = counts.count(Status::IntErr) ? counts.at(Status::IntErr) : 0;
   if (int_err > value("mem_errors")) {

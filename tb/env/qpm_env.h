@@ -1,20 +1,27 @@
 // One qpm_top with its golden model, memory model, CSR master, command driver, response
-// monitor and scoreboard: what the simulator and every system-level test run on.
+// monitor and scoreboard, and the datapath, doorbell and EQE agents with their checkers
+// (DpScoreboard, DoorbellTracker, EventChecker): what the simulator and every
+// system-level test run on.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "axi_memory.h"
 #include "axil_master.h"
 #include "command_agent.h"
+#include "doorbell_tracker.h"
+#include "dp_scoreboard.h"
 #include "golden_model.h"
 #include "scoreboard.h"
+#include "stream_agents.h"
 #include "stream_checker.h"
 #include "testbench.h"
 
@@ -30,7 +37,14 @@ constexpr uint32_t kQpnLimit = 0x010;
 constexpr uint32_t kEvictPolicy = 0x014;
 constexpr uint32_t kCounters = 0x040;  // kCounterNames order, 4 bytes each
 }  // namespace csr
+// The counter names in register order (docs/qp-table.md): the cache's, the CSR block's
+// refused writes, DROPs by reason (drop_no_qp .. drop_mem_err), refused doorbells and
+// events raised.
 extern const std::vector<const char *> kCounterNames;
+// Index in kCounterNames of a counter; std::logic_error for an unknown name.
+size_t counter_index(const std::string &name);
+// The counter of DROPs with reason r (r != None).
+std::string drop_counter_name(DropReason r);
 
 // Where the harness puts the QP table in host memory.
 constexpr uint64_t kQptBase = 0x10000000;
@@ -43,7 +57,17 @@ struct EnvOptions {
   double cmd_idle_prob = 0.0;       // chance of an idle cycle before a command
   double rsp_stall_prob = 0.0;      // chance rsp_ready is low in a cycle
   double csr_stall_prob = 0.0;      // AXI4-Lite master: delays of each valid and ready
-  uint64_t timeout_cycles = 200000;  // per command
+  uint64_t timeout_cycles = 200000;  // per command (and per datapath answer, event, doorbell)
+  // The datapath, doorbell and EQE agents draw from their own generator (seeded from
+  // seed), so runs without datapath traffic stay what they were before it existed.
+  double dp_idle_prob = 0.0;        // chance of an idle cycle before a datapath op or doorbell
+  double dp_rsp_stall_prob = 0.0;   // chance dp_rsp_ready is low in a cycle
+  double eqe_stall_prob = 0.0;      // chance eqe_ready is low in a cycle
+  // Doorbells and datapath operations of one QPN apply in the order taken, as
+  // docs/datapath.md promises: the model applies each doorbell in that order. Off, or
+  // with read errors injected, the harness finds out what the RTL did with each
+  // doorbell instead (doorbell_tracker.h), and the stimulus keeps them apart.
+  bool doorbell_order_known = true;
   bool map_all_pages = true;        // MAP_PAGE every directory entry below QPN_LIMIT at start
   uint32_t qpn_limit = 0;           // QPN_LIMIT to program (0: the configuration's, 4096)
   AxiMemoryOptions mem;
@@ -61,11 +85,39 @@ class QpmEnv {
  public:
   explicit QpmEnv(const EnvOptions &opt);
 
-  // Drive one command and wait for its response (which the scoreboard checks).
-  // Throws std::runtime_error when no response arrives within timeout_cycles.
+  // Drive one command and wait for its response (which the scoreboard checks), and for
+  // everything else in flight. Throws std::runtime_error when nothing progresses for
+  // timeout_cycles.
   Response execute(const Command &cmd);
-  // Run until every queued command has been answered.
+  // Run until every queued command and datapath operation has been answered, every
+  // doorbell resolved and every event the model raised delivered.
   void drain();
+  // Queue a command, a datapath operation (its tag is the harness's: distinct among the
+  // operations in flight, at most 255 of them) or a doorbell without waiting.
+  void push_command(const Command &cmd);
+  void push_dp(DpRequest req);
+  void push_doorbell(const Doorbell &db);
+  // Run the datapath operation and wait for everything in flight; its response.
+  DpResponse execute_dp(const DpRequest &req);
+  // Ring the doorbell and wait until the harness knows what the RTL did with it
+  // (doorbell_tracker.h); true when it was posted.
+  bool ring(const Doorbell &db);
+  // What is in flight for a QPN, for stimulus that must keep commands, datapath
+  // operations and doorbells of one QPN apart (docs/verification.md).
+  size_t commands_in_flight(uint32_t qpn) const;
+  size_t dp_in_flight(uint32_t qpn) const;
+  size_t dp_in_flight() const { return dp_tags_in_use_; }
+  bool doorbell_pending(uint32_t qpn) const { return doorbells_.pending(qpn); }
+  // Whether doorbells apply in the order taken (EnvOptions::doorbell_order_known and no
+  // read errors): then a doorbell may go to a QPN with datapath operations in flight.
+  bool doorbell_order_known() const { return doorbells_.order_known(); }
+  size_t doorbells_pending() const { return doorbells_.pending(); }
+  size_t commands_in_flight() const { return pushed_.size(); }
+  // MAP/UNMAP_PAGE and PORT_FAULT queued or in flight.
+  size_t global_commands_in_flight() const;
+  size_t dp_queued() const { return dp_driver_.queued(); }
+  // Nothing queued, in flight, unresolved or undelivered.
+  bool idle() const;
   // Run n commands from next(), keeping `depth` commands queued or in flight so the
   // command unit always has the next one in its lookahead register (and prefetches it).
   // next() sees the model as of the last response, one or two commands behind.
@@ -97,8 +149,21 @@ class QpmEnv {
   // model alike, as the datapath would have left it (SQE, SQD while draining).
   void force_qpc(uint32_t qpn, const Qpc &q);
 
+  // The last answer to a command of the harness's own (not a doorbell probe) and what
+  // the model expected.
+  const Response &last_response() const { return user_response_; }
+  const Response &last_expected() const { return user_expected_; }
+  // Functional coverage of everything answered from now on (nullptr: none).
+  void set_coverage(FuncCoverage *coverage);
+
   GoldenModel &model() { return model_; }
   Scoreboard &scoreboard() { return scoreboard_; }
+  DpScoreboard &dp_scoreboard() { return dp_scoreboard_; }
+  EventChecker &events() { return events_; }
+  const DoorbellTracker &doorbells() const { return doorbells_; }
+  StreamSink &dp_response_sink() { return dp_sink_; }
+  StreamSink &eqe_sink() { return eqe_sink_; }
+  std::mt19937_64 &dp_rng() { return dp_rng_; }
   const StreamChecker &streams() const { return streams_; }
   AxiLiteMaster &csr_master() { return csr_; }
   Testbench &tb() { return tb_; }
@@ -107,13 +172,44 @@ class QpmEnv {
   const EnvOptions &options() const { return opt_; }
 
  private:
+  // The harness's own work each cycle: probes of doorbells, reads of the refused-
+  // doorbell counter, the history of completed failed reads. Runs in every tick.
+  class Housekeeping : public TbExtension {
+   public:
+    explicit Housekeeping(QpmEnv &env) : env_(env) {}
+    void before_edge(Dut &) override {}
+    void after_edge(Dut &) override { env_.housekeeping(); }
+
+   private:
+    QpmEnv &env_;
+  };
+  // A command queued by push_command, until its response.
+  struct Pushed {
+    Command cmd;
+    bool probe;  // a QUERY_QP sent to see a doorbell's effect
+  };
+
   void on_accept(const Command &cmd);
   bool error_could_hit(const Command &cmd, uint64_t since) const;
+  // An injected read error of qpn's QPC or directory entry completed at or after
+  // position `since` of the memory's failed-read completions.
+  bool error_could_hit_qpn(uint32_t qpn, uint64_t since) const;
+  // Where a window of possible read errors starts for something accepted now: the
+  // failed-read completions of kErrorReachCycles cycles ago (a fill that completed a
+  // few cycles before a request arrived may still answer it).
+  uint64_t error_mark() const;
   void on_response(const Response &rsp);
+  void on_dp_response(const DpResponse &rsp);
+  void housekeeping();
+  void finish_csr_poll();
   void wait_csr();
+  void wait_until(const std::function<bool()> &done, const char *what);
+
+  static constexpr size_t kErrorReachCycles = 32;
 
   EnvOptions opt_;
   std::mt19937_64 rng_;
+  std::mt19937_64 dp_rng_;
   Testbench tb_;
   GoldenModel model_;
   AxiMemory memory_;
@@ -122,8 +218,28 @@ class QpmEnv {
   CommandDriver driver_;
   CommandMonitor cmd_monitor_;
   ResponseMonitor monitor_;
+  EventChecker events_;
+  DpScoreboard dp_scoreboard_;
+  DoorbellTracker doorbells_;
+  StreamDriver dp_driver_;
+  StreamMonitor dp_monitor_;
+  StreamSink dp_sink_;
+  StreamDriver db_driver_;
+  StreamMonitor db_monitor_;
+  StreamSink eqe_sink_;
   StreamChecker streams_;
+  Housekeeping housekeeping_;
   MemoryTraffic traffic_;
+  FuncCoverage *coverage_ = nullptr;
+  std::deque<Pushed> pushed_;                        // commands queued or in flight
+  std::unordered_map<uint32_t, size_t> cmd_qpns_;    // ... by QPN
+  std::array<int64_t, 256> dp_tag_qpn_;              // QPN of the operation with a tag, -1
+  size_t dp_tags_in_use_ = 0;
+  uint8_t next_tag_ = 0;
+  std::unordered_map<uint32_t, size_t> dp_qpns_;     // datapath operations in flight by QPN
+  std::deque<uint64_t> error_history_;               // failed-read completions, per cycle
+  bool csr_poll_in_flight_ = false;
+  Response user_response_, user_expected_;
   // Per accepted command, oldest first: the page to forget in the memory model once
   // the MAP/UNMAP that replaced it succeeds, and the page a MAP_PAGE made readable
   // that must be forgotten again if the MAP_PAGE is refused.

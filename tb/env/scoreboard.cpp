@@ -19,9 +19,8 @@ void Scoreboard::on_response(const Response &actual) {
   }
   Pending p = expected_.front();
   expected_.pop_front();
-  const bool memory_error = actual.status == Status::IntErr &&
-                            read_errors_() != p.read_errors_at_accept &&
-                            error_could_hit_(p.cmd, p.read_errors_at_accept);
+  const bool memory_error =
+      actual.status == Status::IntErr && error_could_hit_(p.cmd, p.read_errors_at_accept);
   const Qpc before = model_.qpc_address(p.cmd.qpn) ? model_.qpc(p.cmd.qpn) : Qpc{};
   const Response expected = model_.execute(p.cmd, memory_error);
   if (coverage_) coverage_->sample(p.cmd, before, actual);

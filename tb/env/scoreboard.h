@@ -3,10 +3,11 @@
 // Responses come back in command order. The model executes a command when its response
 // arrives. Whether a memory error hit the command depends on timing the model does not
 // know (the command unit prefetches the next command's context, and a command may merge
-// into that fill), so the scoreboard asks the environment whether an injected read
-// error could have hit this command's context since it was accepted: only then may the
-// RTL answer INT_ERR, and the model is told so; otherwise the model predicts the normal
-// answer and any INT_ERR is a mismatch.
+// into that fill, or into one the datapath started), so the scoreboard asks the
+// environment whether an injected read error of this command's context or directory
+// entry completed since shortly before it was accepted: only then may the RTL answer
+// INT_ERR, and the model is told so; otherwise the model predicts the normal answer and
+// any INT_ERR is a mismatch.
 #pragma once
 
 #include <cstdint>
@@ -31,9 +32,9 @@ struct Mismatch {
 
 class Scoreboard {
  public:
-  // read_errors(): how many read errors the memory has injected so far;
-  // error_could_hit(cmd, since): whether one injected after the first `since` could
-  // have hit cmd's context.
+  // read_errors(): the position in the memory's list of completed failed reads from
+  // which an error may still reach a command accepted now; error_could_hit(cmd, since):
+  // whether one completed from position `since` on could have hit cmd's context.
   Scoreboard(GoldenModel &model, std::function<uint64_t()> read_errors,
              std::function<bool(const Command &, uint64_t)> error_could_hit)
       : model_(model),

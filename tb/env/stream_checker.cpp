@@ -28,12 +28,22 @@ void StreamChecker::before_edge(Dut &dut) {
   const bool cmd_valid = dut.cmd_valid(), rsp_valid = dut.rsp_valid();
   cmd_.sample(cycle_, cmd_valid, dut.cmd_ready(), cmd_valid ? dut.cmd() : BitVec());
   rsp_.sample(cycle_, rsp_valid, dut.rsp_ready(), rsp_valid ? dut.rsp() : BitVec());
+  const bool dp_req_valid = dut.dp_req_valid(), dp_rsp_valid = dut.dp_rsp_valid();
+  const bool db_valid = dut.db_valid(), eqe_valid = dut.eqe_valid();
+  dp_req_.sample(cycle_, dp_req_valid, dut.dp_req_ready(),
+                 dp_req_valid ? dut.dp_req() : BitVec());
+  dp_rsp_.sample(cycle_, dp_rsp_valid, dut.dp_rsp_ready(),
+                 dp_rsp_valid ? dut.dp_rsp() : BitVec());
+  db_.sample(cycle_, db_valid, dut.db_ready(), db_valid ? dut.db() : BitVec());
+  eqe_.sample(cycle_, eqe_valid, dut.eqe_ready(), eqe_valid ? dut.eqe() : BitVec());
   ++cycle_;
 }
 
 std::vector<std::string> StreamChecker::violations() const {
-  std::vector<std::string> all = cmd_.violations();
-  all.insert(all.end(), rsp_.violations().begin(), rsp_.violations().end());
+  std::vector<std::string> all;
+  for (const HandshakeChecker *c : {&cmd_, &rsp_, &dp_req_, &dp_rsp_, &db_, &eqe_}) {
+    all.insert(all.end(), c->violations().begin(), c->violations().end());
+  }
   return all;
 }
 

@@ -2,8 +2,9 @@
 // once valid is high it stays high, and the payload stays unchanged, until ready.
 //
 // HandshakeChecker judges one stream from what its pins carried at each rising edge, so
-// it is unit-tested on plain sequences. StreamChecker watches the command stream (our
-// driver's side) and the response stream (the RTL's side) of a Dut every edge.
+// it is unit-tested on plain sequences. StreamChecker watches every stream of a Dut at
+// every edge: the command, datapath request and doorbell streams (our drivers' side)
+// and the response, datapath response and EQE streams (the RTL's side).
 #pragma once
 
 #include <cstdint>
@@ -36,16 +37,26 @@ class HandshakeChecker {
 
 class StreamChecker : public TbExtension {
  public:
-  StreamChecker() : cmd_("command"), rsp_("response") {}
+  StreamChecker()
+      : cmd_("command"),
+        rsp_("response"),
+        dp_req_("datapath request"),
+        dp_rsp_("datapath response"),
+        db_("doorbell"),
+        eqe_("EQE") {}
   void before_edge(Dut &dut) override;
   void after_edge(Dut &) override {}
 
   const HandshakeChecker &cmd() const { return cmd_; }
   const HandshakeChecker &rsp() const { return rsp_; }
+  const HandshakeChecker &dp_req() const { return dp_req_; }
+  const HandshakeChecker &dp_rsp() const { return dp_rsp_; }
+  const HandshakeChecker &db() const { return db_; }
+  const HandshakeChecker &eqe() const { return eqe_; }
   std::vector<std::string> violations() const;
 
  private:
-  HandshakeChecker cmd_, rsp_;
+  HandshakeChecker cmd_, rsp_, dp_req_, dp_rsp_, db_, eqe_;
   uint64_t cycle_ = 0;
 };
 

@@ -34,6 +34,10 @@ Testbench::Testbench(const std::string &config, uint64_t seed, const std::string
   dut_->set_rst_n(true);
   dut_->set_cmd_valid(false);
   dut_->set_rsp_ready(false);
+  dut_->set_dp_req_valid(false);
+  dut_->set_dp_rsp_ready(false);
+  dut_->set_db_valid(false);
+  dut_->set_eqe_ready(false);
   dut_->eval();
 }
 

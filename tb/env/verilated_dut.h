@@ -11,6 +11,7 @@
 #include "dut.h"
 #include "axi_pins.h"
 #include "port_codec.h"
+#include "verilated_ports.h"
 
 namespace qpm {
 
@@ -19,6 +20,7 @@ class VerilatedDut : public Dut {
  public:
   VerilatedDut(VerilatedContext *ctx, uint32_t sets, uint32_t ways)
       : top_(std::make_unique<V>(ctx, "TOP")), sets_(sets), ways_(ways) {
+    // The datapath, doorbell and EQE streams idle until an agent drives them.
     top_->dp_req_valid_i = 0;
     top_->dp_rsp_ready_i = 1;
     top_->db_valid_i = 0;
@@ -39,6 +41,25 @@ class VerilatedDut : public Dut {
   bool rsp_valid() const override { return top_->rsp_valid_o; }
   void set_rsp_ready(bool v) override { top_->rsp_ready_i = v; }
   BitVec rsp() const override { return copy_out(top_->rsp_o, kRspBits); }
+
+  void set_dp_req_valid(bool v) override { top_->dp_req_valid_i = v; }
+  void set_dp_req(const BitVec &bits) override { copy_in(bits, top_->dp_req_i); }
+  bool dp_req_valid() const override { return top_->dp_req_valid_i; }
+  BitVec dp_req() const override { return copy_out(top_->dp_req_i, kDpReqBits); }
+  bool dp_req_ready() const override { return top_->dp_req_ready_o; }
+  bool dp_rsp_valid() const override { return top_->dp_rsp_valid_o; }
+  void set_dp_rsp_ready(bool v) override { top_->dp_rsp_ready_i = v; }
+  bool dp_rsp_ready() const override { return top_->dp_rsp_ready_i; }
+  BitVec dp_rsp() const override { return copy_out(top_->dp_rsp_o, kDpRspBits); }
+  void set_db_valid(bool v) override { top_->db_valid_i = v; }
+  void set_db(const BitVec &bits) override { copy_in(bits, top_->db_i); }
+  bool db_valid() const override { return top_->db_valid_i; }
+  BitVec db() const override { return copy_out(top_->db_i, kDoorbellBits); }
+  bool db_ready() const override { return top_->db_ready_o; }
+  bool eqe_valid() const override { return top_->eqe_valid_o; }
+  void set_eqe_ready(bool v) override { top_->eqe_ready_i = v; }
+  bool eqe_ready() const override { return top_->eqe_ready_i; }
+  BitVec eqe() const override { return copy_out(top_->eqe_o, kEqeBits); }
 
   AxiMasterOut mem_out() const override { return axi_master_pins(*top_); }
   void set_mem_in(const AxiSlaveOut &in) override { drive_axi_slave_pins(*top_, in); }
@@ -117,13 +138,11 @@ class VerilatedDut : public Dut {
 
   template <class W>
   static void copy_in(const BitVec &bits, W &port) {
-    for (size_t i = 0; i < bits.words().size(); ++i) port[i] = bits.words()[i];
+    copy_to_port(bits, port);
   }
   template <class W>
   static BitVec copy_out(const W &port, unsigned bits) {
-    BitVec v(bits);
-    for (size_t i = 0; i < v.words().size(); ++i) v.words()[i] = port[i];
-    return v;
+    return copy_from_port(port, bits);
   }
 
   std::unique_ptr<V> top_;

@@ -51,9 +51,21 @@ uint32_t RandomStimulus::pick(uint32_t lo, uint32_t hi) {
 
 bool RandomStimulus::chance(double p) { return std::bernoulli_distribution(p)(rng_); }
 
+uint32_t RandomStimulus::pick_qpn() {
+  for (;;) {
+    const uint32_t qpn = qpns_[pick(0, static_cast<uint32_t>(qpns_.size() - 1))];
+    if (!usable_ || usable_(qpn)) return qpn;
+  }
+}
+
+bool RandomStimulus::is_global(const Command &cmd) {
+  return !cmd.use_raw_op && (cmd.op == Opcode::MapPage || cmd.op == Opcode::UnmapPage ||
+                             cmd.op == Opcode::PortFault);
+}
+
 Command RandomStimulus::next() {
   if (chance(0.03)) return misc();
-  const uint32_t qpn = qpns_[pick(0, static_cast<uint32_t>(qpns_.size() - 1))];
+  const uint32_t qpn = pick_qpn();
   const Qpc &q = model_.qpc(qpn);
   Command c;
   c.qpn = qpn;

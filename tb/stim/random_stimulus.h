@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -31,6 +32,15 @@ class RandomStimulus {
   // was accepted, so the model is up to date.
   Command next();
 
+  // Runs with datapath traffic: a QP command goes only to a QPN usable(qpn) allows
+  // (one with no datapath operation or doorbell in flight); the caller makes sure one
+  // exists. Without a filter every QPN is usable and the draws are those of a run
+  // without datapath traffic.
+  void set_filter(std::function<bool(uint32_t)> usable) { usable_ = std::move(usable); }
+  // Whether cmd needs the whole QP table to itself (MAP/UNMAP_PAGE, PORT_FAULT): no
+  // datapath operation or doorbell may be in flight beside it.
+  static bool is_global(const Command &cmd);
+
   const std::vector<uint32_t> &qpns() const { return qpns_; }
   // The directory entries the QPNs live in, each once, ascending.
   std::vector<uint32_t> pages() const;
@@ -44,6 +54,7 @@ class RandomStimulus {
   // Puts one out-of-range value into an attribute the transition allows; false if none.
   bool break_one_value(Command &c, uint32_t allowed);
 
+  uint32_t pick_qpn();                       // one of qpns_ that usable_ allows
   uint32_t pick(uint32_t lo, uint32_t hi);  // uniform in [lo, hi]
   bool chance(double p);
 
@@ -51,6 +62,7 @@ class RandomStimulus {
   const GoldenModel &model_;
   StimulusOptions opt_;
   std::vector<uint32_t> qpns_;
+  std::function<bool(uint32_t)> usable_;
 };
 
 }  // namespace qpm

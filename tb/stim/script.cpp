@@ -456,3 +456,26 @@ std::string format_answer(const ScriptOp &op, const Response &rsp) {
 }
 
 }  // namespace qpm
+
+namespace qpm {
+
+std::string format_dp_answer(const ScriptOp &op, const DpResponse &rsp) {
+  std::string s = fmt::format("{} qpn={} verdict={}", op.verb, hex(op.dp.qpn & kPsnMask),
+                              to_string(rsp.verdict));
+  if (rsp.verdict == Verdict::Drop) s += " drop=" + to_string(rsp.drop);
+  if (rsp.verdict == Verdict::Issue) s += fmt::format(" psn={}", rsp.psn);
+  return s;
+}
+
+std::string format_doorbell_answer(const ScriptOp &op, bool posted) {
+  return format_doorbell(op.db) + (posted ? " result=POSTED" : " result=REFUSED");
+}
+
+std::string format_event(const Event &e) {
+  std::string s = e.is_port ? fmt::format("eqe port={} type={}", e.qpn, to_string(e.type))
+                            : fmt::format("eqe qpn={} type={}", hex(e.qpn), to_string(e.type));
+  if (e.syndrome != 0) s += fmt::format(" syndrome={}", unsigned{e.syndrome});
+  return s;
+}
+
+}  // namespace qpm

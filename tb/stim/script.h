@@ -37,9 +37,8 @@ struct ScriptOp {
 // Parses one line. Returns nullopt for blank and comment-only lines; throws ScriptError
 // for a malformed line and for words of operations not implemented yet.
 // datapath: parse the datapath words of SPEC §13 (doorbell, rx, rx_resp_done, tx, ack,
-// timeout, rnr, nak, dma_begin, dma_end) into Kind::Datapath / Kind::Doorbell. Without
-// it they stay "not supported yet": the script runner does not execute them yet, and
-// passes false until it does.
+// timeout, rnr, nak, dma_begin, dma_end) into Kind::Datapath / Kind::Doorbell (the
+// script runner passes true). Without it they are "not supported yet".
 std::optional<ScriptOp> parse_script_line(const std::string &text, int line_no,
                                           bool datapath = false);
 
@@ -54,5 +53,16 @@ std::string format_command(const Command &cmd);
 // The answer line for an executed command: the verb and its identifying word, then the
 // status and what the response carries (SPEC §13).
 std::string format_answer(const ScriptOp &op, const Response &rsp);
+
+// The answer line of a datapath operation: the verb, its QPN and the verdict, with the
+// drop reason of a DROP and the PSN of an ISSUE: "rx qpn=0x10 verdict=ACCEPT",
+// "tx qpn=0x10 verdict=ISSUE psn=200", "ack qpn=0x10 verdict=DROP drop=COUNT".
+std::string format_dp_answer(const ScriptOp &op, const DpResponse &rsp);
+// The line of a doorbell: its words and what the RTL did with it,
+// "doorbell qpn=0x10 queue=sq n=4 result=POSTED" (or REFUSED).
+std::string format_doorbell_answer(const ScriptOp &op, bool posted);
+// An EQE as SPEC §13 prints it: "eqe qpn=0x10 type=COMM_EST", "eqe port=1 type=PORT_ERR",
+// with " syndrome=N" when it is not 0.
+std::string format_event(const Event &e);
 
 }  // namespace qpm

@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 
+#include "dp_stimulus.h"
 #include "random_stimulus.h"
 
 namespace qpm {
@@ -43,6 +46,31 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
   app.add_option("--mem-read-error-rate", o.mem_read_error_rate,
                  "chance a memory read burst answers SLVERR")
       ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--dp-rate", o.dp_rate,
+                 "share of datapath operations among everything sent (0: commands only)")
+      ->check(CLI::Range(0.0, 0.95));
+  app.add_option("--db-rate", o.db_rate, "share of doorbells among everything sent")
+      ->check(CLI::Range(0.0, 0.5));
+  app.add_option("--dp-illegal-rate", o.dp_illegal_rate,
+                 "share of datapath operations and doorbells broken on purpose")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--dp-idle", o.dp_idle,
+                 "chance of an idle cycle before a datapath operation or doorbell")
+      ->check(CLI::Range(0.0, 0.95));
+  app.add_option("--dp-rsp-stall", o.dp_rsp_stall, "chance of dp_rsp_ready low in a cycle")
+      ->check(CLI::Range(0.0, 0.95));
+  app.add_option("--eqe-stall", o.eqe_stall, "chance of eqe_ready low in a cycle")
+      ->check(CLI::Range(0.0, 0.95));
+}
+
+SimOptions qpm_sim_defaults() {
+  SimOptions o;
+  o.dp_rate = 0.8;
+  o.db_rate = 0.05;
+  o.dp_idle = 0.05;
+  o.dp_rsp_stall = 0.1;
+  o.eqe_stall = 0.2;
+  return o;
 }
 
 bool large_qpn_space(const SimOptions &o) { return o.qpn_limit > 65536; }
@@ -69,10 +97,11 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
   std::string line = fmt::format(
       "{} --config {} --seed {} --cmds {} --qps {} --qpn-limit {} --illegal-rate {} "
       "--cmd-idle {} --rsp-stall {} --csr-stall {} --mem-latency {} --mem-backpressure {} "
-      "--mem-read-error-rate {}",
+      "--mem-read-error-rate {} --dp-rate {} --db-rate {} --dp-illegal-rate {} --dp-idle {} "
+      "--dp-rsp-stall {} --eqe-stall {}",
       program, o.config, o.seed, o.cmds, o.qps, o.qpn_limit, o.illegal_rate, o.cmd_idle,
-      o.rsp_stall,
-      o.csr_stall, o.mem_latency, o.mem_backpressure, o.mem_read_error_rate);
+      o.rsp_stall, o.csr_stall, o.mem_latency, o.mem_backpressure, o.mem_read_error_rate,
+      o.dp_rate, o.db_rate, o.dp_illegal_rate, o.dp_idle, o.dp_rsp_stall, o.eqe_stall);
   if (o.mem_reorder) line += " --mem-reorder";
   if (o.mem_interleave) line += " --mem-interleave";
   if (o.mem_aw_waits_for_w) line += " --mem-aw-waits-for-w";
@@ -97,8 +126,117 @@ EnvOptions env_options(const SimOptions &o) {
   e.mem.aw_waits_for_w = o.mem_aw_waits_for_w;
   e.mem.backpressure = o.mem_backpressure;
   e.mem.read_error_rate = o.mem_read_error_rate;
+  e.dp_idle_prob = o.dp_idle;
+  e.dp_rsp_stall_prob = o.dp_rsp_stall;
+  e.eqe_stall_prob = o.eqe_stall;
   return e;
 }
+
+namespace {
+
+// The random run with datapath traffic. Items are drawn one after another: a datapath
+// operation with probability dp_rate, a doorbell with db_rate, else a command; the run
+// ends after o.cmds commands. Each kind has its own stream and they run side by side:
+// the datapath port gets every operation drawn since the last command as fast as it
+// takes them. What keeps them sound (docs/verification.md): a QP command goes only to
+// a QPN with no datapath operation or doorbell in flight, and neither goes to a QPN with
+// a command in flight; a doorbell goes only to a QPN with nothing in flight and keeps
+// it to itself until resolved; MAP/UNMAP_PAGE and PORT_FAULT wait until the datapath
+// is idle and hold it idle until answered.
+void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim) {
+  constexpr size_t kCmdDepth = 2;       // commands queued or in flight, as run_stream
+  constexpr size_t kDpInFlight = 48;    // datapath operations sent and not answered
+  constexpr size_t kDpQueued = 4;       // ... of which waiting for the port
+  std::mt19937_64 &rng = env.dp_rng();
+  DpStimulusOptions dso;
+  dso.illegal_rate = o.dp_illegal_rate;
+  DpStimulus dps(rng, env.model(), stim.qpns(), dso);
+  auto command_ok = [&](uint32_t qpn) {
+    return env.dp_in_flight(qpn) == 0 && !env.doorbell_pending(qpn);
+  };
+  // With the order of doorbells and operations known, both go to a QPN freely (only not
+  // beside a command); else a doorbell keeps its QPN to itself until resolved.
+  const bool ordered = env.doorbell_order_known();
+  auto dp_ok = [&](uint32_t qpn) {
+    return env.commands_in_flight(qpn) == 0 && (ordered || !env.doorbell_pending(qpn));
+  };
+  auto db_ok = [&](uint32_t qpn) {
+    return env.commands_in_flight(qpn) == 0 && !env.doorbell_pending(qpn) &&
+           (ordered || env.dp_in_flight(qpn) == 0);
+  };
+  stim.set_filter(command_ok);
+  std::discrete_distribution<int> kind({o.dp_rate, o.db_rate, 1.0 - o.dp_rate - o.db_rate});
+
+  uint64_t cmds = 0, owed_dp = 0, owed_db = 0;
+  bool cmd_drawn = false;  // the kind draws have reached the next command
+  std::optional<Command> held;  // a global command waiting for the datapath to go idle
+  uint64_t last_progress = env.tb().cycles(), seen = 0;
+  auto progress = [&] {
+    return env.scoreboard().checked() + env.dp_scoreboard().checked() +
+           env.doorbells().posted() + env.doorbells().refused();
+  };
+  auto traffic = [&] {
+    return env.commands_in_flight() + env.dp_in_flight() + env.doorbells_pending() > 0;
+  };
+  while (cmds < o.cmds || held || owed_dp || owed_db || traffic()) {
+    // Draw kinds until the next command: what comes before it is owed to the datapath.
+    while (cmds < o.cmds && !cmd_drawn) {
+      switch (kind(rng)) {
+        case 0: ++owed_dp; break;
+        case 1: ++owed_db; break;
+        default: cmd_drawn = true; break;
+      }
+    }
+    const bool global_busy = held || env.global_commands_in_flight() > 0;
+    // Commands: keep kCmdDepth queued or in flight, on QPNs free of datapath traffic.
+    if (cmd_drawn && !held && env.commands_in_flight() < kCmdDepth &&
+        std::any_of(stim.qpns().begin(), stim.qpns().end(), command_ok)) {
+      const Command c = stim.next();
+      ++cmds;
+      cmd_drawn = false;
+      if (RandomStimulus::is_global(c)) {
+        held = c;
+      } else {
+        env.push_command(c);
+      }
+    }
+    if (held && env.dp_in_flight() == 0 && env.doorbells_pending() == 0 &&
+        env.commands_in_flight() < kCmdDepth) {
+      env.push_command(*held);
+      held.reset();
+    }
+    // Datapath operations, as fast as the port takes them.
+    while (owed_dp > 0 && !global_busy && env.dp_queued() < kDpQueued &&
+           env.dp_in_flight() < kDpInFlight) {
+      const std::optional<uint32_t> qpn = dps.pick_qpn(dp_ok);
+      if (!qpn) break;
+      env.push_dp(dps.op(*qpn, env.dp_in_flight(*qpn) + env.doorbell_pending(*qpn)));
+      --owed_dp;
+    }
+    if (owed_db > 0 && !global_busy && env.doorbells().awaiting_counter() == 0) {
+      if (const std::optional<uint32_t> qpn = dps.pick_qpn(db_ok, true)) {
+        env.push_doorbell(dps.doorbell(*qpn, env.dp_in_flight(*qpn)));  // none pending
+        --owed_db;
+      }
+    }
+    env.tb().tick();
+    if (env.tb().assertion_failed()) return;
+    if (progress() != seen) {
+      seen = progress();
+      last_progress = env.tb().cycles();
+    }
+    if (env.tb().cycles() - last_progress > env.options().timeout_cycles) {
+      throw std::runtime_error(fmt::format(
+          "timeout: no progress for {} cycles ({} commands, {} datapath operations, {} "
+          "doorbells in flight)",
+          env.options().timeout_cycles, env.commands_in_flight(), env.dp_in_flight(),
+          env.doorbells_pending()));
+    }
+  }
+  env.drain();
+}
+
+}  // namespace
 
 SimResult run_random(const SimOptions &o, QpmEnv &env) {
   StimulusOptions so;
@@ -108,14 +246,18 @@ SimResult run_random(const SimOptions &o, QpmEnv &env) {
   RandomStimulus stim(env.rng(), env.model(), so);
   if (large_qpn_space(o)) env.map_pages(stim.pages());
   SimResult r;
-  env.scoreboard().set_coverage(&r.coverage);
+  env.set_coverage(&r.coverage);
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t c0 = env.tb().cycles();
-  env.run_stream(o.cmds, [&] { return stim.next(); });
+  if (o.dp_rate <= 0.0 && o.db_rate <= 0.0) {
+    env.run_stream(o.cmds, [&] { return stim.next(); });
+  } else {
+    run_mixed(o, env, stim);
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.cycles = env.tb().cycles() - c0;
   r.problems = env.final_check();
-  env.scoreboard().set_coverage(nullptr);
+  env.set_coverage(nullptr);
   r.counters = env.read_counters();
   r.coverage.sample_counters(kCounterNames, r.counters);
   return r;

@@ -33,7 +33,19 @@ struct SimOptions {
   bool mem_aw_waits_for_w = false;
   double mem_backpressure = 0.0;
   double mem_read_error_rate = 0.0;
+  // Datapath traffic (docs/verification.md): the shares of datapath operations and of
+  // doorbells among everything sent (commands are the rest; --cmds counts commands).
+  // Both 0: a command-only run, the same run as before the datapath existed.
+  double dp_rate = 0.0;
+  double db_rate = 0.0;
+  double dp_illegal_rate = 0.1;
+  double dp_idle = 0.0;       // chance of an idle cycle before a datapath op or doorbell
+  double dp_rsp_stall = 0.0;  // chance dp_rsp_ready is low in a cycle
+  double eqe_stall = 0.0;     // chance eqe_ready is low in a cycle
 };
+// qpm_sim's defaults where they differ from SimOptions{} (which the tests use): a mix of
+// commands, datapath operations and doorbells with back-pressure on every stream.
+SimOptions qpm_sim_defaults();
 
 // Registers every option of a random run on app (the names of README's qpm_sim table).
 void add_sim_options(CLI::App &app, SimOptions &o);

@@ -1,0 +1,126 @@
+// Doorbells against the golden model. A doorbell has no answer (SPEC §6), so the
+// harness learns what the RTL did with it from later observations, and keeps its QPN
+// free of every other operation and command until then (docs/verification.md,
+// "Datapath and doorbells"):
+//
+// - predicted posted (pi += count): a QUERY_QP of the QPN (a "probe") must show the
+//   new producer index. A probe that still shows the old one is sent again; after
+//   timeout_cycles the doorbell is reported as lost.
+// - predicted refused: the CSR counter of refused doorbells must count it. The counter
+//   is read while such doorbells wait; when it equals the refusals predicted so far and
+//   no refusal was predicted during the read, every waiting one has been refused.
+// - a probe that shows the old index when an injected read error of the QP's context or
+//   directory entry could have reached the doorbell: the RTL refused it for the failed
+//   read (it counts it as refused; the model has no memory error for doorbells), so it
+//   waits for the counter like a predicted refusal.
+// - predicted posted with count 0: nothing to observe; it is taken as applied when
+//   accepted (the random stimulus never sends one).
+//
+// With the order known (set_order_known: docs/datapath.md promises that doorbells and
+// datapath operations of one QPN apply in the order taken) none of that is needed: a
+// doorbell goes into the model in that order (DpScoreboard::on_doorbell), its QPN is
+// free again at once, and only the counter check at the end sees the refusals. The env
+// uses this unless read errors are injected (a doorbell whose QPC read fails is refused
+// for it, and only a probe can tell).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "func_coverage.h"
+#include "golden_model.h"
+
+namespace qpm {
+
+class DoorbellTracker {
+ public:
+  using ErrorMark = std::function<uint64_t()>;
+  using CouldHit = std::function<bool(uint32_t qpn, uint64_t since)>;
+  DoorbellTracker(GoldenModel &model, ErrorMark error_mark, CouldHit could_hit,
+                  uint64_t timeout_cycles)
+      : model_(model),
+        error_mark_(std::move(error_mark)),
+        could_hit_(std::move(could_hit)),
+        timeout_cycles_(timeout_cycles) {}
+
+  void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
+  // Doorbells apply in the order taken with the operations of their QPN: on_accept hands
+  // each to forward (DpScoreboard::on_doorbell), which reports it back to on_applied.
+  void set_order_known(std::function<void(const Doorbell &)> forward) {
+    forward_ = std::move(forward);
+  }
+  bool order_known() const { return static_cast<bool>(forward_); }
+  void on_applied(const Doorbell &db, bool refused);
+  // The harness queued a doorbell: its QPN is busy from now on. One at a time per QPN.
+  void on_push(const Doorbell &db);
+  // The doorbell port took it (decoded from the pins).
+  void on_accept(const Doorbell &db, uint64_t cycle);
+
+  // A doorbell of this QPN is queued or not yet resolved.
+  bool pending(uint32_t qpn) const { return pending_.count(qpn) != 0; }
+  size_t pending() const { return pending_.size(); }
+  // QPNs whose doorbell waits for a probe that is not in flight.
+  std::vector<uint32_t> probes_wanted() const;
+  void on_probe_sent(uint32_t qpn);
+  // A probe's answer, before the scoreboard runs the QUERY on the model: a posted
+  // doorbell is applied to the model first, so the QUERY must then match it.
+  void on_probe_response(uint32_t qpn, const Response &rsp, uint64_t cycle);
+
+  // The refused-doorbell counter: whether a read is wanted, and its value when read. A
+  // read is taken only while no doorbell predicted posted is unresolved (one of those
+  // may have been refused for a failed QPC read, which only its probe tells), and
+  // counts only if no doorbell was taken or judged while it was in flight.
+  bool wants_counter() const {
+    return awaiting_counter_ > 0 && !read_in_flight_ && awaiting_probe_ == 0;
+  }
+  void on_counter_read_issued();
+  void on_counter_value(uint32_t value, uint64_t cycle);
+
+  // Doorbells waiting for the counter. Stimulus holds new doorbells back meanwhile, or
+  // a stream of posted ones, each unresolved for a while, could keep the counter from
+  // ever being read.
+  uint64_t awaiting_counter() const { return awaiting_counter_; }
+  uint64_t posted() const { return posted_; }
+  uint64_t refused() const { return refused_; }
+  // Refusals the RTL made for a failed QPC read (a model gap: docs/verification.md).
+  uint64_t refused_for_memory_error() const { return refused_mem_err_; }
+  // Refusals the counter must show: the model's plus those for memory errors.
+  uint64_t expected_refused() const { return expected_refused_; }
+  // Doorbells lost or wrongly counted (each also logged).
+  const std::vector<std::string> &problems() const { return problems_; }
+  // Every doorbell whose wait went past timeout_cycles (called each cycle).
+  void check_timeouts(uint64_t cycle);
+
+ private:
+  enum class Wait { Push, Ordered, Probe, ProbeInFlight, Counter };
+  struct Record {
+    Doorbell db;
+    Wait wait = Wait::Push;
+    uint64_t accepted_at = 0;
+    uint64_t error_since = 0;
+  };
+  void resolve(uint32_t qpn, bool refused);
+  void problem(const std::string &p);
+
+  GoldenModel &model_;
+  ErrorMark error_mark_;
+  CouldHit could_hit_;
+  uint64_t timeout_cycles_;
+  FuncCoverage *coverage_ = nullptr;
+  std::function<void(const Doorbell &)> forward_;
+  std::map<uint32_t, Record> pending_;
+  uint64_t awaiting_counter_ = 0;
+  uint64_t awaiting_probe_ = 0;  // accepted, predicted posted, not yet seen
+  uint64_t expected_refused_ = 0;
+  bool read_in_flight_ = false;
+  bool change_during_read_ = false;
+  uint64_t snapshot_ = 0;
+  uint64_t posted_ = 0, refused_ = 0, refused_mem_err_ = 0;
+  std::vector<std::string> problems_;
+};
+
+}  // namespace qpm

@@ -1,0 +1,234 @@
+#include "dp_scoreboard.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "script.h"
+
+namespace qpm {
+
+namespace {
+
+std::string event_text(const Event &e) {
+  return fmt::format("{} {} type={} syndrome={}", e.is_port ? "port" : "qpn",
+                     e.is_port ? fmt::format("{}", e.qpn) : fmt::format("{:#x}", e.qpn),
+                     to_string(e.type), unsigned{e.syndrome});
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------
+// EventChecker
+
+void EventChecker::expect(const Event &e, const std::string &source) {
+  spdlog::debug("{} raises {}", source, event_text(e));
+  ++raised_;
+  ++counts_[e.type];
+  if (coverage_)
+    coverage_->sample_event(source, e);
+  auto &early = early_[key(e)];
+  if (!early.empty()) {
+    const Event a = early.front();
+    early.pop_front();
+    compare(e, a);
+    return;
+  }
+  expected_[key(e)].push_back(e);
+}
+
+void EventChecker::arrived(const Event &a) {
+  spdlog::debug("eqe {}", event_text(a));
+  ++delivered_;
+  arrivals_.push_back(a);
+  auto &exp = expected_[key(a)];
+  if (exp.empty()) {
+    early_[key(a)].push_back(a);  // its operation's response may still be on its way
+    return;
+  }
+  const Event e = exp.front();
+  exp.pop_front();
+  compare(e, a);
+}
+
+void EventChecker::compare(const Event &expected, const Event &actual) {
+  if (expected == actual)
+    return;
+  ++mismatches_;
+  spdlog::error("MISMATCH on the EQE port:\n  eqe.type: expected {} got {}", event_text(expected),
+                event_text(actual));
+}
+
+size_t EventChecker::outstanding() const {
+  size_t n = 0;
+  for (const auto &[k, q] : expected_)
+    n += q.size();
+  return n;
+}
+
+size_t EventChecker::unexpected() const {
+  size_t n = 0;
+  for (const auto &[k, q] : early_)
+    n += q.size();
+  return n;
+}
+
+std::vector<Event> EventChecker::take_arrivals() {
+  std::vector<Event> out;
+  out.swap(arrivals_);
+  return out;
+}
+
+std::vector<std::string> EventChecker::problems() const {
+  std::vector<std::string> out;
+  for (const auto &[k, q] : expected_) {
+    for (const Event &e : q)
+      out.push_back("event never delivered: " + event_text(e));
+  }
+  for (const auto &[k, q] : early_) {
+    for (const Event &e : q)
+      out.push_back("EQE that no operation raised: " + event_text(e));
+  }
+  if (mismatches_)
+    out.push_back(fmt::format("{} EQE mismatches", mismatches_));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------
+// DpScoreboard
+
+size_t DpScoreboard::outstanding(uint32_t qpn) const {
+  auto it = by_qpn_.find(qpn);
+  return it == by_qpn_.end() ? 0 : it->second.size();
+}
+
+void DpScoreboard::on_accept(const DpRequest &req) {
+  auto &q = by_qpn_[req.qpn];
+  // A busy period of the QPN starts: a failed read that completes from here on may
+  // reach any of its operations (they can merge into one fill).
+  const uint64_t since = q.empty() ? error_mark_() : q.front().error_since;
+  if (by_tag_.count(req.tag)) {
+    ++mismatch_count_;
+    spdlog::error("harness: datapath tag {} accepted twice while in flight", req.tag);
+  }
+  by_tag_[req.tag] = req.qpn;
+  Pending p;
+  p.index = accepted_++;
+  p.req = req;
+  p.error_since = since;
+  q.push_back(p);
+}
+
+void DpScoreboard::on_response(const DpResponse &actual) {
+  const auto tag_it = by_tag_.find(actual.tag);
+  if (tag_it == by_tag_.end()) {
+    ++mismatch_count_;
+    spdlog::error(
+        "MISMATCH: datapath response with tag {} (qpn {:#x}) but no such operation "
+        "in flight\n  dp.tag: unknown",
+        actual.tag, actual.qpn);
+    return;
+  }
+  const uint32_t qpn = tag_it->second;
+  by_tag_.erase(tag_it);
+  auto &q = by_qpn_[qpn];
+  size_t pos = 0;
+  while (pos < q.size() && (q[pos].is_doorbell || q[pos].req.tag != actual.tag))
+    ++pos;
+  const Pending p = q[pos];
+  q.erase(q.begin() + static_cast<std::ptrdiff_t>(pos));
+  if (pos != 0) {
+    // Answered ahead of an older operation of its QPN: the model cannot follow an RTL
+    // that reorders one QP's operations; judge it as if it were in order.
+    ++mismatch_count_;
+    spdlog::error(
+        "MISMATCH: datapath response #{} (tag {}) overtook {} older operation(s) "
+        "of qpn {:#x}\n  dp.order: out of order",
+        p.index, actual.tag, pos, qpn);
+  }
+
+  const bool mem_err = actual.verdict == Verdict::Drop && actual.drop == DropReason::MemErr &&
+                       could_hit_(p.req.qpn, p.error_since);
+  DpResponse expected;
+  if (mem_err && p.req.qpn < model_.config().qpn_limit && !model_.qpc_address(p.req.qpn)) {
+    // The directory read of an unmapped page failed: the RTL cannot know the page is
+    // unmapped and answers MEM_ERR, as the command path answers INT_ERR there; the model
+    // would say NO_QP (docs/verification.md). Nothing changes either way.
+    expected = dp_mem_error_response(p.req);
+    ++unmapped_mem_errors_;
+  } else {
+    expected = model_.datapath(p.req, mem_err);
+  }
+  if (expected.verdict == Verdict::Drop)
+    ++drops_[static_cast<size_t>(expected.drop)];
+  for (const Event &e : model_.take_events())
+    events_.expect(e, to_string(p.req.op));
+  if (coverage_)
+    coverage_->sample_dp(p.req, actual);
+  ++checked_;
+  ++verdict_counts_[actual.verdict];
+  last_response_ = actual;
+  last_expected_ = expected;
+  spdlog::debug("dp #{} {} -> {}", p.index, format_dp_request(p.req), to_string(actual.verdict));
+  const std::string diff = difference(expected, actual);
+  if (!diff.empty())
+    mismatch(p, expected, actual, diff);
+  apply_doorbells(qpn);
+}
+
+void DpScoreboard::on_doorbell(const Doorbell &db) {
+  const uint32_t qpn = db.qpn & kPsnMask;
+  Pending marker;
+  marker.is_doorbell = true;
+  marker.db = db;
+  by_qpn_[qpn].push_back(marker);
+  apply_doorbells(qpn);
+}
+
+void DpScoreboard::apply_doorbells(uint32_t qpn) {
+  auto it = by_qpn_.find(qpn);
+  if (it == by_qpn_.end())
+    return;
+  auto &q = it->second;
+  while (!q.empty() && q.front().is_doorbell) {
+    const Doorbell db = q.front().db;
+    q.pop_front();
+    const bool refused = !model_.doorbell(db);
+    if (applied_)
+      applied_(db, refused);
+  }
+  if (q.empty())
+    by_qpn_.erase(it);
+}
+
+void DpScoreboard::mismatch(const Pending &p, const DpResponse &expected, const DpResponse &actual,
+                            const std::string &diff) {
+  ++mismatch_count_;
+  spdlog::error("MISMATCH at datapath operation #{}: {} (tag {})\n{}", p.index,
+                format_dp_request(p.req), p.req.tag, diff);
+  if (first_mismatches_.size() < kKeep) {
+    first_mismatches_.push_back({p.index, p.req, expected, actual, diff});
+  }
+}
+
+std::string DpScoreboard::difference(const DpResponse &e, const DpResponse &a) {
+  std::string out;
+  auto field = [&](const char *name, const std::string &ev, const std::string &av) {
+    if (ev != av)
+      out += fmt::format("  dp.{}: expected {} got {}\n", name, ev, av);
+  };
+  auto num = [](uint64_t v) { return fmt::format("{:#x}", v); };
+  field("verdict", to_string(e.verdict), to_string(a.verdict));
+  field("drop", to_string(e.drop), to_string(a.drop));
+  field("tag", num(e.tag), num(a.tag));
+  field("qpn", num(e.qpn), num(a.qpn));
+  field("psn", num(e.psn), num(a.psn));
+  field("qp_type", num(e.qp_type), num(a.qp_type));
+  field("dest_qpn", num(e.dest_qpn), num(a.dest_qpn));
+  field("av_dlid", num(e.av_dlid), num(a.av_dlid));
+  field("av_sl", num(e.av_sl), num(a.av_sl));
+  field("av_sgid_index", num(e.av_sgid_index), num(a.av_sgid_index));
+  field("epoch", num(e.epoch), num(a.epoch));
+  return out;
+}
+
+}  // namespace qpm

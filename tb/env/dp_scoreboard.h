@@ -1,0 +1,147 @@
+// Checks of the datapath port and the EQE port against the golden model.
+//
+// DpScoreboard: every datapath response against the model's prediction. The model
+// applies an operation when the RTL answers it: responses come back in request order
+// per QPN (SPEC §2), so the model sees each QPN's operations in the order the RTL
+// applied them. Responses are matched to requests by tag (the harness keeps the tags
+// of the operations in flight distinct) and must be the oldest outstanding one of
+// their QPN. A DROP with reason MEM_ERR is accepted only when an injected read error of
+// the QP's context or directory entry completed while an operation of the QPN was in
+// flight (see QpmEnv::error_could_hit); the model is then told the read failed.
+//
+// EventChecker: every EQE against the events the model raised, per QP (or port) in the
+// order raised. An EQE may arrive before the response of the operation that raised it
+// (the EQE port does not wait for the datapath response stream), so arrivals the model
+// has not raised yet wait for it; at the end nothing may be left on either side.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "func_coverage.h"
+#include "golden_model.h"
+
+namespace qpm {
+
+class EventChecker {
+ public:
+  // Raised by the model, oldest first; source names what raised it (coverage).
+  void expect(const Event &e, const std::string &source);
+  // Taken off the EQE port.
+  void arrived(const Event &e);
+  void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
+
+  uint64_t raised() const { return raised_; }
+  uint64_t delivered() const { return delivered_; }
+  uint64_t mismatches() const { return mismatches_; }
+  // Raised and not yet delivered.
+  size_t outstanding() const;
+  // Taken off the EQE port and not (yet) raised by the model: once nothing is in
+  // flight, each of these is an EQE no operation raised.
+  size_t unexpected() const;
+  // Every EQE taken since the last call, in arrival order (script output).
+  std::vector<Event> take_arrivals();
+  // What is wrong at the end of a run: events never delivered, EQEs nothing raised.
+  std::vector<std::string> problems() const;
+  std::map<EventType, uint64_t> counts() const { return counts_; }
+
+ private:
+  // Events of a port are keyed apart from those of the QP with the same number.
+  static uint64_t key(const Event &e) { return (uint64_t{e.is_port} << 32) | e.qpn; }
+  void compare(const Event &expected, const Event &actual);
+
+  FuncCoverage *coverage_ = nullptr;
+  std::unordered_map<uint64_t, std::deque<Event>> expected_, early_;
+  std::vector<Event> arrivals_;
+  std::map<EventType, uint64_t> counts_;
+  uint64_t raised_ = 0, delivered_ = 0, mismatches_ = 0;
+};
+
+struct DpMismatch {
+  uint64_t index;  // 0-based datapath operation number
+  DpRequest req;
+  DpResponse expected;
+  DpResponse actual;
+  std::string difference;
+};
+
+class DpScoreboard {
+ public:
+  // error_mark(): the position in the memory's list of completed failed reads before
+  // which no error can reach an operation accepted now; could_hit(qpn, since): whether
+  // a failed read completed since that position touched qpn's QPC or directory entry.
+  using ErrorMark = std::function<uint64_t()>;
+  using CouldHit = std::function<bool(uint32_t qpn, uint64_t since)>;
+  DpScoreboard(GoldenModel &model, EventChecker &events, ErrorMark error_mark, CouldHit could_hit)
+      : model_(model),
+        events_(events),
+        error_mark_(std::move(error_mark)),
+        could_hit_(std::move(could_hit)) {}
+
+  void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
+  // A request taken by the datapath port, decoded from the pins.
+  void on_accept(const DpRequest &req);
+  void on_response(const DpResponse &actual);
+  // A doorbell taken by the doorbell port, when doorbells and operations of one QPN apply
+  // in the order taken (docs/datapath.md "Order"): it goes into the model after the
+  // operations of its QPN taken before it (now, if none is outstanding) and before those
+  // taken after it. applied(db, refused) reports it.
+  using DoorbellApplied = std::function<void(const Doorbell &, bool refused)>;
+  void set_doorbell_applied(DoorbellApplied applied) { applied_ = std::move(applied); }
+  void on_doorbell(const Doorbell &db);
+
+  uint64_t accepted() const { return accepted_; }
+  uint64_t checked() const { return checked_; }
+  uint64_t mismatches() const { return mismatch_count_; }
+  size_t outstanding() const { return by_tag_.size(); }
+  size_t outstanding(uint32_t qpn) const;
+  const std::map<Verdict, uint64_t> &verdict_counts() const { return verdict_counts_; }
+  // DROPs the model predicted, by reason (what the CSR drop counters must show).
+  uint64_t expected_drops(DropReason r) const { return drops_[static_cast<size_t>(r)]; }
+  // MEM_ERR answers for a QPN on an unmapped page whose directory read failed, which
+  // the model (docs/datapath.md) would answer NO_QP: accepted and counted here.
+  uint64_t unmapped_mem_errors() const { return unmapped_mem_errors_; }
+  const std::vector<DpMismatch> &first_mismatches() const { return first_mismatches_; }
+  const DpResponse &last_response() const { return last_response_; }
+  const DpResponse &last_expected() const { return last_expected_; }
+
+  // Field-by-field description of how two responses differ ("" when equal).
+  static std::string difference(const DpResponse &expected, const DpResponse &actual);
+
+ private:
+  static constexpr size_t kKeep = 10;
+  struct Pending {
+    uint64_t index = 0;
+    DpRequest req;
+    uint64_t error_since = 0;  // where this QPN's busy period began in the failed-read list
+    bool is_doorbell = false;  // a doorbell waiting for the operations ahead of it
+    Doorbell db;
+  };
+  // Applies the doorbells at the front of qpn's queue (the operations ahead of them are
+  // answered) and forgets the queue when it is empty.
+  void apply_doorbells(uint32_t qpn);
+  void mismatch(const Pending &p, const DpResponse &expected, const DpResponse &actual,
+                const std::string &diff);
+
+  GoldenModel &model_;
+  EventChecker &events_;
+  ErrorMark error_mark_;
+  CouldHit could_hit_;
+  FuncCoverage *coverage_ = nullptr;
+  DoorbellApplied applied_;
+  std::unordered_map<uint32_t, std::deque<Pending>> by_qpn_;
+  std::unordered_map<uint8_t, uint32_t> by_tag_;  // tag -> QPN of the operation in flight
+  uint64_t accepted_ = 0, checked_ = 0, mismatch_count_ = 0, unmapped_mem_errors_ = 0;
+  std::map<Verdict, uint64_t> verdict_counts_;
+  std::array<uint64_t, kNumDropReasons> drops_{};
+  std::vector<DpMismatch> first_mismatches_;
+  DpResponse last_response_, last_expected_;
+};
+
+}  // namespace qpm
