@@ -462,6 +462,67 @@ TEST_CASE("eviction race: a lookup of a QPN being written back is never served s
   CHECK_FALSE(b.ctx_->gotError());
 }
 
+// The QPC RAM is read in P0 and written in P1, and a read of a line in the cycle after
+// that line was written sees the old contents: only the forward register (the write of
+// the cycle before) makes it right. The other tests send one request at a time, never
+// two accesses to one line in consecutive cycles, so this one does: a stream of writes
+// and reads of one line, one per cycle, while fills land and dirty victims are read
+// out in the other set (the RAM's other users in the same cycles).
+TEST_CASE("cache: back-to-back accesses to one line see the newest QPC while fills land",
+          "[cache]") {
+  AxiMemoryOptions mo;
+  mo.latency_min = 4;
+  mo.latency_max = 30;
+  mo.reorder = true;
+  CacheBench b(16, mo);
+  const uint32_t L = in_set(1, 0);
+  REQUIRE(b.call(kRead, L).data == b.expect_.at(L));  // L cached from now on
+  struct Exp {
+    uint32_t qpn;
+    bool read;
+    BitVec data{512};
+  };
+  std::map<uint32_t, std::deque<Exp>> by_tag;  // per tag, in request order
+  auto send = [&](uint32_t op, uint32_t qpn, uint32_t tag) {
+    Exp e{qpn, op == kRead};
+    if (op == kWrite) {
+      b.expect_[qpn] = b.random_qpc();
+      b.send(kWrite, qpn, tag, &b.expect_[qpn]);
+    } else {
+      e.data = b.expect_.at(qpn);
+      b.send(kRead, qpn, tag);
+    }
+    by_tag[tag].push_back(e);
+  };
+  for (uint32_t round = 0; round < 24; ++round) {
+    // A miss in set 0 (six QPNs over four ways; every other one a write, so victims
+    // are dirty), then 24 accesses to L back to back: write, read, read, write, ...
+    send(round % 2 ? kWrite : kRead, in_set(0, round % 6), 8);
+    for (uint32_t j = 0; j < 24; ++j) send(j % 3 == 0 ? kWrite : kRead, L, j % 8);
+    b.run_until_quiet(25);
+    REQUIRE(b.rsps_.size() == 25);
+    for (const Rsp &r : b.rsps_) {
+      REQUIRE(!by_tag[r.tag].empty());
+      const Exp e = by_tag[r.tag].front();
+      by_tag[r.tag].pop_front();
+      INFO("round " << round << " tag " << r.tag << " qpn " << e.qpn);
+      REQUIRE(r.status == kOk);
+      if (e.read) REQUIRE(r.data == e.data);
+    }
+    b.rsps_.clear();
+  }
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  for (uint32_t q : {L, in_set(0, 0), in_set(0, 1), in_set(0, 2), in_set(0, 3), in_set(0, 4),
+                     in_set(0, 5)}) {
+    INFO("qpn " << q);
+    CHECK(b.memory_qpc(q) == b.expect_.at(q));
+  }
+  CHECK(b.counts_[kEvictions] > 0);
+  CHECK(b.counts_[kWritebacks] > 0);
+  CHECK(b.mem_.violations().empty());
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
 TEST_CASE("misses with no eligible way wait, are counted, and all complete", "[cache]") {
   AxiMemoryOptions mo;
   mo.latency_min = 30;
