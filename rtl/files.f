@@ -3,6 +3,9 @@ rtl/common/qpm_ram_1p.sv
 rtl/common/qpm_ram_2p.sv
 rtl/common/qpm_fifo.sv
 rtl/common/qpm_plru_tree.sv
+rtl/dp/qpm_dp_responder.sv
+rtl/dp/qpm_dp_requester.sv
+rtl/dp/qpm_dp_dma.sv
 rtl/dp/qpm_dp_exec.sv
 rtl/dp/qpm_doorbell_exec.sv
 rtl/dp/qpm_dp_front.sv

@@ -345,6 +345,49 @@ package qpm_pkg;
     logic [7:0]        epoch;
   } dp_rsp_t;
 
+  // The QP types the datapath tells apart. CREATE_QP admits only RC, UC and UD; any other
+  // type value (only a backdoor writes one) is handled as RC, as the golden model does.
+  function automatic logic dp_is_rc(logic [2:0] qp_type);
+    dp_is_rc = (qp_type != qpm_pkg::TypeUc) && (qp_type != qpm_pkg::TypeUd);
+  endfunction
+
+  // What a datapath operation does to the QPC and which event it raises, as one of
+  // qpm_dp_exec's operation blocks decides it; qpm_dp_exec applies it. Each bit selects
+  // one field's candidate value.
+  typedef struct packed {
+    logic       write;       // some effect below is set: the QPC is to be written
+    logic       rx_accept;   // RX_REQ ACCEPT on UC/RC: expected_psn++
+    logic       msg_open;    // ... of a FIRST: rx_msg_open = 1, rx_msg_class = cls
+    logic       msg_close;   // ... of a LAST: rx_msg_open = 0
+    logic       rq_consume;  // rq_ci++
+    logic       comm_est;    // comm_est_seen = 1 (with the COMM_EST event)
+    logic       resync;      // UC PSN drop: expected_psn = psn + 1, rx_msg_open = 0
+    logic       dest_inc;    // dest_rd_atomic_inflight++
+    logic       dest_dec;    // dest_rd_atomic_inflight--
+    logic       issue;       // next_send_psn += npkts, sq_issued++
+    logic       rd_inc;      // rd_atomic_outstanding++
+    logic       sq_ci_inc;   // UC/UD: the WQE completes at issue
+    logic       ack;         // sq_ci += wqes, rd_atomic_outstanding -= reads, reload
+    logic       retry_dec;   // cur_retry_cnt--
+    logic       rnr_dec;     // cur_rnr_retry-- (unless rnr_retry is 7)
+    logic       dma_inc;     // dma_inflight++
+    logic       dma_dec;     // dma_inflight--
+    logic       to_err;      // state = ERR, err_syndrome = fail_syn
+    logic       to_sqe;      // state = SQE, err_syndrome = fail_syn
+    logic [7:0] fail_syn;    // the cause: err_syndrome, and the event's syndrome
+    logic       ev_valid;    // the event raised, if any
+    logic [4:0] ev_type;
+  } dp_effects_t;
+
+  // One operation's answer inside qpm_dp_exec: the verdict, the drop reason (DropNone
+  // unless a DROP) and the effects. A package type: the blocks' ports carry it, and
+  // Yosys 0.23 takes no package enum inside a module's own struct.
+  typedef struct packed {
+    dp_verdict_e verdict;
+    dp_drop_e    drop;
+    dp_effects_t fx;
+  } dp_outcome_t;
+
   // Doorbell: software posted count WQEs on a queue (SPEC.md §2, §6).
   parameter logic QueueSq = 1'b0;
   parameter logic QueueRq = 1'b1;

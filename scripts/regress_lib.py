@@ -94,7 +94,11 @@ def build_run_list(seeds: Iterable[int], build_dir: Path, cmds: int) -> List[Run
 # ---------------------------------------------------------------------------------------
 # Failure signatures: one short key per failure, so the summary can group them.
 # ---------------------------------------------------------------------------------------
-_MISMATCH_FIELD = re.compile(r"^\s*(qpc\.\w+|status|missing|forbidden|bad_value):")
+# The first field line under a MISMATCH: a command's (qpc.<field>, status, syndrome
+# parts), a datapath response's (dp.<field>, dp.tag, dp.order), an EQE's (eqe.type) or a
+# doorbell's (doorbell.result, whose text says what went wrong).
+_MISMATCH_FIELD = re.compile(r"^\s*(qpc\.\w+|dp\.\w+|eqe\.type|doorbell\.result|status|missing"
+                             r"|forbidden|bad_value):\s*(.*)")
 _NAMED_ASSERT = re.compile(r"\[ASSERT FAILED\]\s+\S+:\s+(.+?)\s*$")
 _VERILATOR_ASSERT = re.compile(r"%Error:\s+(\S+?:\d+):\s+Assertion failed")
 _CATCH_RULE = re.compile(r"^-{20,}$")
@@ -104,8 +108,24 @@ _FINAL_CHECK_SIGNATURES = [
     (re.compile(r"directory entry \d+: memory"), "directory-image"),
     (re.compile(r"\bmemory: "), "memory-protocol"),
     (re.compile(r"\bstream: "), "stream-protocol"),
+    # Before counters: a lost or extra event, or a doorbell judged wrongly, also puts the
+    # events or db_refused counter off.
+    (re.compile(r"\bevents: (.+)"), "events:"),
+    (re.compile(r"\bdoorbells: (.+)"), "doorbells:"),
     (re.compile(r"\bcounters: (\w+)"), "counters:"),
 ]
+# What varies between two failures of one kind: the doorbell or event a problem names,
+# and numbers (QPNs, counts, cycles).
+_DOORBELL_TEXT = re.compile(r"doorbell qpn=\S+ queue=\w+ n=\d+:?\s*")
+_EVENT_TEXT = re.compile(r":?\s*(?:qpn|port) \S+ type=\w+ syndrome=\d+")
+_NUMBER = re.compile(r"\b(?:0x[0-9a-fA-F]+|\d+)\b")
+
+
+def _problem_kind(text: str) -> str:
+    """A problem's text as a grouping key: without the doorbell or event it names, every
+    number as N, at most 60 characters."""
+    text = _EVENT_TEXT.sub("", _DOORBELL_TEXT.sub("", text))
+    return " ".join(_NUMBER.sub("N", text).split())[:60]
 
 
 def _first_match(lines: List[str], pattern: re.Pattern, start: int = 0):
@@ -120,7 +140,11 @@ def _mismatch_signature(lines: List[str]) -> Optional[str]:
     for i, line in enumerate(lines):
         if "MISMATCH" in line:
             m = _first_match(lines, _MISMATCH_FIELD, i + 1)
-            return f"mismatch:{m.group(1)}" if m else "mismatch"
+            if not m:
+                return "mismatch"
+            if m.group(1) == "doorbell.result":  # one field, many kinds of wrong
+                return f"mismatch:doorbell.result:{_problem_kind(m.group(2))}"
+            return f"mismatch:{m.group(1)}"
     return None
 
 
@@ -156,7 +180,7 @@ def failure_signature(log_text: str, returncode: int, timed_out: bool) -> str:
     for pattern, sig in _FINAL_CHECK_SIGNATURES:
         m = _first_match(lines, pattern)
         if m:
-            return sig + (m.group(1) if pattern.groups else "")
+            return sig + (_problem_kind(m.group(1)) if pattern.groups else "")
     if timed_out or any("timeout:" in line for line in lines):
         return "timeout"
     sig = _catch_signature(lines)

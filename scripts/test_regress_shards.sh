@@ -5,7 +5,11 @@
 #  2. --shard 0/3, 4/3 and malformed specs exit 2;
 #  3. regress.py on fake qpm_sim/qpm_tests (made here) for shards 1/2 and 2/2, then
 #     regress_merge.py: JUnit counts add up, the failure keeps its signature, functional
-#     coverage is summed, and merging a shard with itself (overlap) is refused.
+#     coverage is summed, and merging a shard with itself (overlap) is refused;
+#  4. failure signatures: each kind of failure line qpm_sim prints (command and datapath
+#     scoreboard fields, EQE and doorbell mismatches, the final check's events and
+#     doorbells problems) gets its own key, and two failures of one kind that differ only
+#     in numbers or in the doorbell or event they name share it.
 # Runs from any directory: scripts/test_regress_shards.sh (CTest: regress_shards).
 set -euo pipefail
 
@@ -128,6 +132,79 @@ if [ "$rc" -eq 2 ] && grep -q "in two shards" "$tmp/overlap.out" && [ ! -e "$tmp
 else
   fail "overlapping shards: exit $rc; $(head -2 "$tmp/overlap.out")"
 fi
+
+# --- 4. failure signatures ------------------------------------------------------------
+python3 - "$here" <<'EOF' || failures=$((failures + 1))
+import sys
+sys.path.insert(0, sys.argv[1])
+import regress_lib as lib
+
+dp = "[error] MISMATCH at datapath operation #{}: rx qpn={} op=WRITE pos=ONLY psn={} (tag {})"
+db = "doorbell qpn={} queue={} n={}"
+final = "  final image PROBLEMS"
+cases = [  # (what, expected signature, log lines)
+    ("a command field", "mismatch:qpc.state",
+     ["[error] MISMATCH at command #3: query qpn=0x10", "  qpc.state: expected 0x1 got 0x2"]),
+    ("a dp verdict", "mismatch:dp.verdict",
+     [dp.format(17, "0x40", 100, 3), "  dp.verdict: expected ACCEPT got DROP",
+      "  dp.drop: expected NONE got STATE"]),
+    ("a dp verdict, other numbers", "mismatch:dp.verdict",
+     [dp.format(912, "0x7ff", 5, 200), "  dp.verdict: expected NAK_SEQ got DUPLICATE"]),
+    ("a dp PSN", "mismatch:dp.psn", [dp.format(4, "0x41", 7, 1), "  dp.psn: expected 0x7 got 0x8"]),
+    ("an unknown dp tag", "mismatch:dp.tag",
+     ["[error] MISMATCH: datapath response with tag 9 (qpn 0x40) but no such operation "
+      "in flight", "  dp.tag: unknown"]),
+    ("dp order", "mismatch:dp.order",
+     ["[error] MISMATCH: datapath response #12 (tag 4) overtook 2 older operation(s) of "
+      "qpn 0x43", "  dp.order: out of order", final, "    3 datapath response mismatches"]),
+    ("an EQE", "mismatch:eqe.type",
+     ["[error] MISMATCH on the EQE port:", "  eqe.type: expected qpn 0x40 type=COMM_EST "
+      "syndrome=0 got qpn 0x40 type=SQ_DRAINED syndrome=0", final, "    events: 1 EQE mismatches"]),
+    ("a doorbell never seen",
+     "mismatch:doorbell.result:a QUERY_QP never showed it posted after N cycles",
+     ["[error] MISMATCH on the doorbell port: " + db.format("0x45", "rq", 3) + ": a QUERY_QP "
+      "never showed it posted after 2000 cycles", "  doorbell.result: " + db.format("0x45", "rq", 3)
+      + ": a QUERY_QP never showed it posted after 2000 cycles", final, "    doorbells: "
+      + db.format("0x45", "rq", 3) + ": a QUERY_QP never showed it posted after 2000 cycles"]),
+    ("another doorbell never seen",
+     "mismatch:doorbell.result:a QUERY_QP never showed it posted after N cycles",
+     ["[error] MISMATCH on the doorbell port: x", "  doorbell.result: "
+      + db.format("0x1f0", "sq", 12) + ": a QUERY_QP never showed it posted after 500 cycles"]),
+    ("the refused count",
+     "mismatch:doorbell.result:the RTL counts N refused doorbells, N predicted",
+     ["[error] MISMATCH on the doorbell port: the RTL counts 5 refused doorbells, 3 predicted",
+      "  doorbell.result: the RTL counts 5 refused doorbells, 3 predicted"]),
+    ("a doorbell never driven",
+     "mismatch:doorbell.result:taken by the doorbell port but never driven",
+     ["[error] MISMATCH on the doorbell port: x", "  doorbell.result: "
+      + db.format("0x40", "sq", 1) + " taken by the doorbell port but never driven"]),
+    ("a lost event", "events:event never delivered",
+     [final, "    events: event never delivered: qpn 0x40 type=COMM_EST syndrome=0",
+      "    counters: events (vs events the model raised): 3 but expected 4"]),
+    ("a lost event of another QP", "events:event never delivered",
+     [final, "    events: event never delivered: qpn 0x9a type=QP_REQ_ERR syndrome=2"]),
+    ("an extra event", "events:EQE that no operation raised",
+     [final, "    events: EQE that no operation raised: port 1 type=PORT_ERR syndrome=0"]),
+    ("EQE mismatches counted", "events:N EQE mismatches", [final, "    events: 2 EQE mismatches"]),
+    ("a doorbell in the final check", "doorbells:applied but not waiting for it",
+     [final, "    doorbells: " + db.format("0x47", "sq", 3) + " applied but not waiting for it",
+      "    counters: db_refused (vs refusals predicted): 2 but expected 1"]),
+    ("a script's doorbell problem", "doorbells:the model accepts a doorbell whose read failed",
+     ["t.qpm: doorbells: " + db.format("0x47", "sq", 3)
+      + ": the model accepts a doorbell whose read failed"]),
+    ("a counter alone", "counters:db_refused",
+     [final, "    counters: db_refused (vs refusals predicted): 2 but expected 1"]),
+]
+bad = 0
+for what, want, lines in cases:
+    got = lib.failure_signature("\n".join(lines), 1, False)
+    if got == want:
+        print(f"ok: signature of {what}: {got}")
+    else:
+        print(f"FAIL: signature of {what}: {got!r}, expected {want!r}")
+        bad += 1
+sys.exit(1 if bad else 0)
+EOF
 
 if [ "$failures" -ne 0 ]; then
   echo "test_regress_shards: $failures failure(s)" >&2

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "qp_trans_table.h"
+#include "builders.h"
 #include "port_codec.h"
 #include "qpm_env.h"
 
@@ -42,40 +42,12 @@ struct Row {
 
 constexpr uint32_t kFirstQpn = 0x40;
 
-Command modify_to(uint32_t qpn, QpState cur, QpState next) {
-  Command c;
-  c.op = Opcode::ModifyQp;
-  c.qpn = qpn;
-  c.qp_state = static_cast<uint32_t>(next);
-  c.attr_mask =
-      attr::kState | lookup_transition(static_cast<uint32_t>(QpType::RC),
-                                       static_cast<uint32_t>(cur), static_cast<uint32_t>(next)).req;
-  c.qp_access_flags = access::kRemoteWrite | access::kRemoteRead;
-  c.port_num = 1;
-  c.av = {0x10, 0, 0};
-  c.path_mtu = 3;
-  c.dest_qp_num = 0x100;
-  c.timeout = 14;
-  c.retry_cnt = 7;
-  c.rnr_retry = 7;
-  c.max_rd_atomic = 4;
-  c.max_dest_rd_atomic = 4;
-  c.min_rnr_timer = 12;
-  return c;
-}
-
+// Creates qpn as an RC QP and walks it to RTS by the legal path, with the tests' valid
+// attribute values.
 void bring_up(QpmEnv &env, uint32_t qpn) {
-  Command c;
-  c.op = Opcode::CreateQp;
-  c.qpn = qpn;
-  c.qp_type = static_cast<uint32_t>(QpType::RC);
-  c.cqn_snd = 1;
-  c.cqn_rcv = 2;
-  c.log_sq_size = 6;
-  c.log_rq_size = 6;
-  const QpState path[] = {QpState::Reset, QpState::Init, QpState::Rtr, QpState::Rts};
-  std::vector<Command> cmds{c};
-  for (int i = 0; i < 3; ++i) cmds.push_back(modify_to(qpn, path[i], path[i + 1]));
+  const uint32_t rc = static_cast<uint32_t>(QpType::RC);
+  std::vector<Command> cmds = builders::walk_cmds(qpn, rc, QpState::Rts);
+  cmds.insert(cmds.begin(), builders::create_cmd(qpn, rc));
   for (const Command &cmd : cmds) {
     if (env.execute(cmd).status != Status::Ok) {
       throw std::runtime_error(fmt::format("qpm_bench: setting up QP {:#x} failed", qpn));
@@ -86,13 +58,7 @@ void bring_up(QpmEnv &env, uint32_t qpn) {
 // An RDMA WRITE ONLY at the QP's expected PSN: accepted, and it advances the PSN, so
 // every operation is a real read-modify-write that depends on the one before.
 DpRequest write_only(uint32_t qpn, uint32_t psn) {
-  DpRequest r;
-  r.op = DpOp::RxReq;
-  r.qpn = qpn;
-  r.cls = MsgClass::Write;
-  r.pos = PktPos::Only;
-  r.psn = psn & 0xffffff;
-  return r;
+  return builders::rx(qpn, MsgClass::Write, PktPos::Only, psn & kPsnMask);
 }
 
 // Times each operation from its handshake on dp_req to its answer on dp_rsp, per QPN in

@@ -49,10 +49,6 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
       const auto reason = static_cast<qpm::DropReason>(i);
       fmt::print(" {}={}", qpm::to_string(reason), dp.expected_drops(reason));
     }
-    if (dp.unmapped_mem_errors()) {
-      fmt::print(" ({} MEM_ERR after a failed directory read of an unmapped page)",
-                 dp.unmapped_mem_errors());
-    }
     fmt::print("\n  doorbells   {} posted, {} refused ({} for a failed QPC read)\n",
                env.doorbells().posted(), env.doorbells().refused(),
                env.doorbells().refused_for_memory_error());

@@ -10,11 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "builders.h"
 #include "datapath.h"
 #include "golden_model.h"
 #include "script.h"
 
 using namespace qpm;
+using namespace qpm::builders;
 
 namespace {
 
@@ -33,82 +35,84 @@ constexpr uint32_t kRcRtsMask = 0x12e01;    // + TIMEOUT|RETRY|RNR|MAX_QP_RD|SQ_
 constexpr uint32_t kUcUdRtsMask = 0x10001;  // + SQ_PSN
 constexpr uint32_t kToSqdMask = 0x5;        // STATE|EN_SQD_ASYNC_NOTIFY
 
-// The attribute values the modifies of a walk write.
-struct Attrs {
-  uint32_t access_flags = 0xe;  // REMOTE_WRITE|REMOTE_READ|REMOTE_ATOMIC
-  uint32_t rq_psn = 0x100;
-  uint32_t sq_psn = 0x200;
-  uint32_t retry_cnt = 2;
-  uint32_t rnr_retry = 3;
-  uint32_t max_rd_atomic = 2;
-  uint32_t max_dest_rd_atomic = 1;
-  uint32_t notify = 1;  // en_sqd_async_notify of RTS->SQD
-};
-
-Command create_cmd(uint32_t qpn, uint32_t type) {
-  Command c;
-  c.op = Opcode::CreateQp;
-  c.qpn = qpn;
-  c.qp_type = type;
-  c.pd = 3;
-  c.cqn_snd = 1;
-  c.cqn_rcv = 2;
-  c.log_sq_size = 6;  // 64 WQEs
-  c.log_rq_size = 5;  // 32 WQEs
-  return c;
+// CREATE_QP's values.
+CreateAttrs create_attrs() {
+  CreateAttrs a;
+  a.pd = 3;
+  a.cqn_snd = 1;
+  a.cqn_rcv = 2;
+  a.log_sq_size = 6;  // 64 WQEs
+  a.log_rq_size = 5;  // 32 WQEs
+  return a;
 }
 
-Command modify_cmd(uint32_t qpn, uint32_t mask, uint32_t next, const Attrs &a = Attrs{}) {
-  Command c;
-  c.op = Opcode::ModifyQp;
-  c.qpn = qpn;
-  c.attr_mask = mask;
-  c.qp_state = next;
-  c.qp_access_flags = a.access_flags;
-  c.pkey_index = 0;
-  c.port_num = 1;
-  c.qkey = kQkey;
-  c.av = {0x1234, 3, 7};
-  c.path_mtu = 5;
-  c.timeout = 14;
-  c.retry_cnt = a.retry_cnt;
-  c.rnr_retry = a.rnr_retry;
-  c.rq_psn = a.rq_psn;
-  c.sq_psn = a.sq_psn;
-  c.max_rd_atomic = a.max_rd_atomic;
-  c.max_dest_rd_atomic = a.max_dest_rd_atomic;
-  c.min_rnr_timer = 12;
-  c.dest_qp_num = kDestQpn;
-  c.en_sqd_async_notify = a.notify;
-  return c;
+// The attribute values the modifies of a walk write (MODIFY_QP's fields of a Command;
+// tests change single values).
+Command model_attrs() {
+  Command a;
+  a.qp_access_flags = 0xe;  // REMOTE_WRITE|REMOTE_READ|REMOTE_ATOMIC
+  a.port_num = 1;
+  a.qkey = kQkey;
+  a.av = {0x1234, 3, 7};
+  a.path_mtu = 5;
+  a.timeout = 14;
+  a.retry_cnt = 2;
+  a.rnr_retry = 3;
+  a.rq_psn = 0x100;
+  a.sq_psn = 0x200;
+  a.max_rd_atomic = 2;
+  a.max_dest_rd_atomic = 1;
+  a.min_rnr_timer = 12;
+  a.dest_qp_num = kDestQpn;
+  a.en_sqd_async_notify = 1;  // of RTS->SQD
+  return a;
+}
+
+// The hand-written mask of each move of a walk (walk_cmds); a move to ERR names STATE only.
+uint32_t hand_mask(uint32_t type, QpState, QpState next) {
+  switch (next) {
+    case QpState::Init:
+      return type == kUd ? kUdInitMask : kRcUcInitMask;
+    case QpState::Rtr:
+      return type == kRc ? kRcRtrMask : type == kUc ? kUcRtrMask : 0x1;
+    case QpState::Rts:
+      return type == kRc ? kRcRtsMask : kUcUdRtsMask;
+    case QpState::Sqd:
+      return kToSqdMask;
+    default:
+      return 0x1;
+  }
+}
+
+void modify_ok(GoldenModel &m, const Command &c) {
+  REQUIRE(m.execute(c).status == Status::Ok);
+  REQUIRE(m.qpc(c.qpn).state == c.qp_state);
 }
 
 void modify_ok(GoldenModel &m, uint32_t qpn, uint32_t mask, uint32_t next,
-               const Attrs &a = Attrs{}) {
-  REQUIRE(m.execute(modify_cmd(qpn, mask, next, a)).status == Status::Ok);
-  REQUIRE(m.qpc(qpn).state == next);
+               const Command &a = model_attrs()) {
+  modify_ok(m, modify_cmd(qpn, mask, next, a));
 }
 
-// RESET -> INIT -> RTR -> RTS of a created QP, stopping at target (INIT, RTR or RTS).
-void walk_up(GoldenModel &m, uint32_t qpn, uint32_t type, uint32_t target, const Attrs &a) {
-  modify_ok(m, qpn, type == kUd ? kUdInitMask : kRcUcInitMask, kInit, a);
-  if (target == kInit) return;
-  modify_ok(m, qpn, type == kRc ? kRcRtrMask : type == kUc ? kUcRtrMask : 0x1, kRtr, a);
-  if (target == kRtr) return;
-  modify_ok(m, qpn, type == kRc ? kRcRtsMask : kUcUdRtsMask, kRts, a);
+// The legal walk of a created QP from RESET to target with the hand-written masks:
+// RESET -> INIT -> RTR -> RTS, stopping at the target, then RTS -> SQD or RTS -> ERR; SQE
+// stops at RTS.
+void walk_up(GoldenModel &m, uint32_t qpn, uint32_t type, uint32_t target, const Command &a) {
+  for (const Command &c : walk_cmds(qpn, type, static_cast<QpState>(target), a, hand_mask)) {
+    modify_ok(m, c);
+  }
 }
 
 // Creates qpn and brings it to target: RESET..RTS by the legal walk, SQD and ERR by a
 // modify from RTS, SQE by the backdoor from RTS (only hardware enters SQE; tests below
 // also reach it by traffic). Events raised on the way are discarded.
 void bring_to(GoldenModel &m, uint32_t qpn, uint32_t type, uint32_t target,
-              const Attrs &a = Attrs{}) {
-  REQUIRE(m.execute(create_cmd(qpn, type)).status == Status::Ok);
-  if (target != kReset) walk_up(m, qpn, type, target == kInit || target == kRtr ? target : kRts,
-                                a);
-  if (target == kSqd) modify_ok(m, qpn, kToSqdMask, kSqd, a);
-  if (target == kErr) modify_ok(m, qpn, 0x1, kErr, a);
-  if (target == kSqe) m.force_state(qpn, QpState::Sqe);
+              const Command &a = model_attrs()) {
+  REQUIRE(m.execute(create_cmd(qpn, type, create_attrs())).status == Status::Ok);
+  walk_up(m, qpn, type, target, a);
+  if (target == kSqe) {
+    m.force_state(qpn, QpState::Sqe);
+  }
   REQUIRE(m.qpc(qpn).state == target);
   m.take_events();
 }
@@ -125,57 +129,6 @@ GoldenModel mapped_model() {
   }
   return m;
 }
-
-DpRequest rx(uint32_t qpn, MsgClass c, PktPos p, uint32_t psn, uint32_t qkey = 0) {
-  DpRequest r;
-  r.qpn = qpn;
-  r.op = DpOp::RxReq;
-  r.cls = c;
-  r.pos = p;
-  r.psn = psn;
-  r.qkey = qkey;
-  return r;
-}
-
-DpRequest tx(uint32_t qpn, MsgClass c, uint32_t npkts = 1) {
-  DpRequest r;
-  r.qpn = qpn;
-  r.op = DpOp::TxWqe;
-  r.cls = c;
-  r.npkts = npkts;
-  return r;
-}
-
-DpRequest ack(uint32_t qpn, uint16_t wqes, uint8_t reads) {
-  DpRequest r;
-  r.qpn = qpn;
-  r.op = DpOp::RxAck;
-  r.wqes = wqes;
-  r.reads = reads;
-  return r;
-}
-
-DpRequest plain(DpOp op, uint32_t qpn) {
-  DpRequest r;
-  r.qpn = qpn;
-  r.op = op;
-  return r;
-}
-
-DpRequest nak(uint32_t qpn, NakCode code) {
-  DpRequest r = plain(DpOp::RxNak, qpn);
-  r.code = code;
-  return r;
-}
-
-DpRequest dma(DpOp op, uint32_t qpn, uint8_t epoch) {
-  DpRequest r = plain(op, qpn);
-  r.epoch = epoch;
-  return r;
-}
-
-Doorbell sq_db(uint32_t qpn, uint16_t n) { return Doorbell{qpn, false, n}; }
-Doorbell rq_db(uint32_t qpn, uint16_t n) { return Doorbell{qpn, true, n}; }
 
 void post(GoldenModel &m, const Doorbell &db) { REQUIRE(m.doorbell(db)); }
 
@@ -342,11 +295,20 @@ TEST_CASE("memory error on the QPC read: DROP MEM_ERR and nothing changes", "[da
   CHECK(m.drops(DropReason::MemErr) == 1);
   // A mapped QPC that is not valid: the read fails before its valid bit is known.
   CHECK(m.datapath(plain(DpOp::Timeout, 0x11), true) == zero_rsp(0, 0x11, DropReason::MemErr));
-  // No QPC read at all: beyond the limit, page unmapped.
+  // Beyond the limit nothing is read: NO_QP whatever memory does.
   CHECK(m.datapath(plain(DpOp::Timeout, 4096), true) == zero_rsp(0, 4096, DropReason::NoQp));
-  CHECK(m.datapath(plain(DpOp::Timeout, 0x100), true) == zero_rsp(0, 0x100, DropReason::NoQp));
-  CHECK(m.drops(DropReason::MemErr) == 2);
+  // An unmapped page is learned from the directory read; when that read fails, the
+  // page is not known to be unmapped: MEM_ERR. Without the error: NO_QP.
+  CHECK(m.datapath(plain(DpOp::Timeout, 0x100), true) == zero_rsp(0, 0x100, DropReason::MemErr));
+  CHECK(m.datapath(plain(DpOp::Timeout, 0x100)) == zero_rsp(0, 0x100, DropReason::NoQp));
+  CHECK(m.drops(DropReason::MemErr) == 3);
   CHECK(m.drops(DropReason::NoQp) == 2);
+  // A doorbell whose read failed is refused and counted, on a mapped QP and beyond it.
+  const uint64_t refused = m.doorbells_refused();
+  CHECK_FALSE(m.doorbell(rq_db(kQpn, 1), true));
+  CHECK_FALSE(m.doorbell(rq_db(0x100, 1), true));
+  CHECK(m.doorbells_refused() == refused + 2);
+  CHECK(m.qpc(kQpn) == before);
   // And then the same request is served normally.
   CHECK(m.datapath(r).verdict == Verdict::Accept);
   CHECK(m.take_events() == std::vector<Event>{qp_event(kQpn, EventType::CommEst, 0)});
@@ -513,8 +475,8 @@ TEST_CASE("UC RX_REQ: drops in order and PSN resynchronisation", "[datapath][rx]
 
 TEST_CASE("UC RX_REQ: WRITE without REMOTE_WRITE and SEND without a WQE", "[datapath][rx]") {
   GoldenModel m = mapped_model();
-  Attrs a;
-  a.access_flags = 0x4;  // REMOTE_READ only
+  Command a = model_attrs();
+  a.qp_access_flags = 0x4;  // REMOTE_READ only
   bring_to(m, kQpn, kUc, kRts, a);
   const Qpc before = m.qpc(kQpn);
   CHECK(run(m, rx(kQpn, MsgClass::Write, PktPos::Only, 0x100), DropReason::Access) ==
@@ -545,7 +507,7 @@ TEST_CASE("UC RX_REQ: WRITE without REMOTE_WRITE and SEND without a WQE", "[data
 
 TEST_CASE("UC PSN resynchronisation and acceptance wrap at 2^24", "[datapath][rx]") {
   GoldenModel m = mapped_model();
-  Attrs a;
+  Command a = model_attrs();
   a.rq_psn = 0xfffffe;
   bring_to(m, kQpn, kUc, kRts, a);
   post(m, rq_db(kQpn, 2));
@@ -581,7 +543,7 @@ TEST_CASE("RC RX_REQ: NAK_SEQ ahead and DUPLICATE behind change nothing", "[data
   for (int r = 1; r < kNumDropReasons; ++r) CHECK(m.drops(static_cast<DropReason>(r)) == 0);
 
   // Across the wrap: expected 0xfffff0.
-  Attrs a;
+  Command a = model_attrs();
   a.rq_psn = 0xfffff0;
   bring_to(m, 0x11, kRc, kRts, a);
   CHECK(run(m, rx(0x11, MsgClass::Write, PktPos::Only, 0x000005)) == Verdict::NakSeq);
@@ -616,8 +578,8 @@ TEST_CASE("RC RX_REQ: out of sequence or READ/ATOMIC not ONLY is NAK_INVALID to 
   for (const Case &c : cases) {
     INFO("open " << c.open_send_first << " " << c.cls << " " << c.pos);
     GoldenModel m = mapped_model();
-    Attrs a;
-    a.access_flags = c.access;
+    Command a = model_attrs();
+    a.qp_access_flags = c.access;
     bring_to(m, kQpn, kRc, kRts, a);
     post(m, rq_db(kQpn, 2));
     uint32_t psn = 0x100;
@@ -648,8 +610,8 @@ TEST_CASE("RC RX_REQ: a missing access flag is NAK_ACCESS to ERR with QP_ACCESS_
                         Case{MsgClass::Atomic, 0x6}}) {
     INFO(c.cls);
     GoldenModel m = mapped_model();
-    Attrs a;
-    a.access_flags = c.access;
+    Command a = model_attrs();
+    a.qp_access_flags = c.access;
     a.max_dest_rd_atomic = 0;  // access is checked before the responder limit
     bring_to(m, kQpn, kRc, kRtr, a);
     const Qpc before = m.qpc(kQpn);
@@ -663,15 +625,15 @@ TEST_CASE("RC RX_REQ: a missing access flag is NAK_ACCESS to ERR with QP_ACCESS_
   }
   // Each flag is enough for its class; SEND needs none.
   GoldenModel m = mapped_model();
-  Attrs a;
-  a.access_flags = 0x2;
+  Command a = model_attrs();
+  a.qp_access_flags = 0x2;
   bring_to(m, kQpn, kRc, kRts, a);
   CHECK(run(m, rx(kQpn, MsgClass::Write, PktPos::Only, 0x100)) == Verdict::Accept);
-  a.access_flags = 0x0;
+  a.qp_access_flags = 0x0;
   bring_to(m, 0x11, kRc, kRts, a);
   post(m, rq_db(0x11, 1));
   CHECK(run(m, rx(0x11, MsgClass::Send, PktPos::Only, 0x100)) == Verdict::Accept);
-  a.access_flags = 0x8;
+  a.qp_access_flags = 0x8;
   bring_to(m, 0x12, kRc, kRts, a);
   CHECK(run(m, rx(0x12, MsgClass::Atomic, PktPos::Only, 0x100)) == Verdict::Accept);
   CHECK(m.qpc(0x12).dest_rd_atomic_inflight == 1);
@@ -784,7 +746,7 @@ TEST_CASE("the two read/atomic counters are independent", "[datapath][rx][tx]") 
 TEST_CASE("limits lowered below the counts refuse like limits reached", "[datapath][rx][tx]") {
   // RC SQD->SQD may lower both limits while reads are outstanding.
   GoldenModel m = mapped_model();
-  Attrs a;
+  Command a = model_attrs();
   a.max_rd_atomic = 3;
   a.max_dest_rd_atomic = 3;
   bring_to(m, kQpn, kRc, kRts, a);
@@ -870,7 +832,7 @@ TEST_CASE("TX_WQE: only RTS sends and EMPTY then ISSUE for every type", "[datapa
 
 TEST_CASE("TX_WQE: next_send_psn wraps at 2^24", "[datapath][tx]") {
   GoldenModel m = mapped_model();
-  Attrs a;
+  Command a = model_attrs();
   a.sq_psn = 0xfffffe;
   bring_to(m, kQpn, kRc, kRts, a);
   post(m, sq_db(kQpn, 2));
@@ -980,8 +942,8 @@ TEST_CASE("SQ_DRAINED when an RX_ACK completes the last WQE in SQD", "[datapath]
   for (uint32_t notify : {1u, 0u}) {
     INFO("en_sqd_async_notify " << notify);
     GoldenModel m = mapped_model();
-    Attrs a;
-    a.notify = notify;
+    Command a = model_attrs();
+    a.en_sqd_async_notify = notify;
     bring_to(m, kQpn, kRc, kRts, a);
     post(m, sq_db(kQpn, 3));
     CHECK(run(m, tx(kQpn, MsgClass::Send)) == Verdict::Issue);
@@ -1038,13 +1000,14 @@ TEST_CASE("SQ_DRAINED at once when RTS to SQD finds nothing outstanding", "[data
     CHECK(m.take_events().empty());
     // With the bit and value 0: none either.
     modify_ok(m, kQpn, 0x1, kRts);
-    Attrs off;
-    off.notify = 0;
+    Command off = model_attrs();
+    off.en_sqd_async_notify = 0;
     modify_ok(m, kQpn, kToSqdMask, kSqd, off);
     CHECK(m.take_events().empty());
     // A refused RTS -> SQD raises nothing.
     modify_ok(m, kQpn, 0x1, kRts);
-    CHECK(m.execute(modify_cmd(kQpn, kToSqdMask | 0x40, kSqd)).status == Status::BadParam);  // QKEY
+    CHECK(m.execute(modify_cmd(kQpn, kToSqdMask | 0x40, kSqd, model_attrs())).status ==
+          Status::BadParam);  // QKEY
     CHECK(m.take_events().empty());
     // SQD -> SQD is not an entry into SQD.
     modify_ok(m, kQpn, kToSqdMask, kSqd);
@@ -1080,7 +1043,7 @@ TEST_CASE("TIMEOUT: RETRY while cur_retry_cnt lasts then FATAL to ERR", "[datapa
 
   // retry_cnt 0: the first TIMEOUT is fatal, here in a draining SQD (a draining SQD
   // refuses the SQD->SQD modify that would reload the count).
-  Attrs a;
+  Command a = model_attrs();
   a.retry_cnt = 0;
   bring_to(m, 0x13, kRc, kRts, a);
   post(m, sq_db(0x13, 1));
@@ -1113,7 +1076,7 @@ TEST_CASE("TIMEOUT: RETRY while cur_retry_cnt lasts then FATAL to ERR", "[datapa
 TEST_CASE("RNR_NAK counts cur_rnr_retry down but never when rnr_retry is 7",
           "[datapath][ack]") {
   GoldenModel m = mapped_model();
-  Attrs a;
+  Command a = model_attrs();
   a.rnr_retry = 1;
   bring_to(m, kQpn, kRc, kRts, a);
   post(m, sq_db(kQpn, 1));
@@ -1233,7 +1196,7 @@ TEST_CASE("DMA_BEGIN and DMA_END: STALE epoch then COUNT bounds", "[datapath]") 
   d.qpn = kQpn;
   REQUIRE(m.execute(d).status == Status::Ok);
   CHECK(run(m, dma(DpOp::DmaEnd, kQpn, 1), DropReason::NoQp) == Verdict::Drop);
-  REQUIRE(m.execute(create_cmd(kQpn, kUd)).status == Status::Ok);
+  REQUIRE(m.execute(create_cmd(kQpn, kUd, create_attrs())).status == Status::Ok);
   CHECK(run(m, dma(DpOp::DmaEnd, kQpn, 1), DropReason::Stale) == Verdict::Drop);
   CHECK(run(m, dma(DpOp::DmaBegin, kQpn, 2)) == Verdict::Accept);
   CHECK(m.drops(DropReason::Stale) == 4);
@@ -1266,7 +1229,7 @@ TEST_CASE("COMM_EST on the first RTR ACCEPT once per incarnation", "[datapath][e
   // A new incarnation: RESET clears comm_est_seen.
   modify_ok(m, kQpn, 0x1, kReset);
   CHECK(m.qpc(kQpn).comm_est_seen == 0);
-  walk_up(m, kQpn, kRc, kRtr, Attrs{});
+  walk_up(m, kQpn, kRc, kRtr, model_attrs());
   post(m, rq_db(kQpn, 1));
   CHECK(run(m, rx(kQpn, MsgClass::Write, PktPos::Only, 0x100)) == Verdict::Accept);
   CHECK(m.take_events() == std::vector<Event>{qp_event(kQpn, EventType::CommEst, 0)});
@@ -1306,10 +1269,10 @@ TEST_CASE("events leave in the order they were raised", "[datapath][event]") {
 TEST_CASE("responses carry the QPC fields from before the operation", "[datapath]") {
   GoldenModel m = mapped_model();
   // One reset first, so the epoch is 1.
-  REQUIRE(m.execute(create_cmd(kQpn, kRc)).status == Status::Ok);
+  REQUIRE(m.execute(create_cmd(kQpn, kRc, create_attrs())).status == Status::Ok);
   modify_ok(m, kQpn, kRcUcInitMask, kInit);
   modify_ok(m, kQpn, 0x1, kReset);
-  walk_up(m, kQpn, kRc, kRts, Attrs{});
+  walk_up(m, kQpn, kRc, kRts, model_attrs());
   auto expect = [](uint8_t tag, Verdict v, DropReason d, uint32_t psn) {
     DpResponse r;
     r.tag = tag;
@@ -1444,12 +1407,12 @@ TEST_CASE("every verdict and every drop reason is reached and counted", "[datapa
   bring_to(m, kA, kRc, kRts);
   bring_to(m, kB, kUc, kRts);
   bring_to(m, kC, kUd, kRts);
-  Attrs no_write;
-  no_write.access_flags = 0x4;
+  Command no_write = model_attrs();
+  no_write.qp_access_flags = 0x4;
   bring_to(m, kD, kUc, kRts, no_write);
   bring_to(m, kE, kRc, kReset);
-  Attrs none;
-  none.access_flags = 0;
+  Command none = model_attrs();
+  none.qp_access_flags = 0;
   bring_to(m, kF, kRc, kRts, none);
   bring_to(m, kG, kRc, kRts);
 

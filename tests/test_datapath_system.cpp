@@ -1,8 +1,8 @@
 // The datapath, doorbell and EQE ports of qpm_top against the golden model (SPEC §2, §6,
 // §8, §12): random runs that mix commands, datapath operations and doorbells over many
 // QPs, each printing the qpm_sim line that replays it; directed cases written from
-// SPEC §6 (the two read/atomic limits apart, back-to-back operations on one QPN, SQ_DRAINED,
-// SQE reached by traffic, a long response stall and a long EQE stall); the harness's own
+// SPEC §6 (the two read/atomic limits apart, back-to-back operations on one QPN, a MODIFY
+// racing datapath traffic on its QPN, SQ_DRAINED, SQE reached by traffic, a long response stall and a long EQE stall); the harness's own
 // datapath checks shown to fail on a wrong answer; and the traffic script of SPEC §13
 // against its expected output, written by hand from SPEC §6.
 #include <fmt/format.h>
@@ -43,74 +43,24 @@ SimOptions mixed_seed(uint64_t seed, const std::string &config) {
   return o;
 }
 
-// Attributes for bring_up: set_valid_attributes' values, with the two read/atomic
-// depths, the access flags and the PSNs under the test's control.
-struct QpAttrs {
-  uint32_t access = access::kRemoteWrite | access::kRemoteRead | access::kRemoteAtomic;
-  uint32_t max_rd_atomic = 4;
-  uint32_t max_dest_rd_atomic = 4;
-  uint32_t rq_psn = 100;
-  uint32_t sq_psn = 200;
-  uint32_t retry_cnt = 2;
-  uint32_t rnr_retry = 1;
-};
-
-// Create qpn and move it RESET -> INIT -> RTR [-> RTS], the required attributes only.
-void bring_up(QpmEnv &env, uint32_t qpn, uint32_t type, QpState target, const QpAttrs &a = {}) {
-  REQUIRE(env.execute(create_cmd(qpn, type)).status == Status::Ok);
-  QpState cur = QpState::Reset;
-  for (QpState next : {QpState::Init, QpState::Rtr, QpState::Rts}) {
-    Command c =
-        modify_cmd(qpn, attr::kState | required(type, cur, next), static_cast<uint32_t>(next));
-    c.qp_access_flags = a.access;
-    c.max_rd_atomic = a.max_rd_atomic;
-    c.max_dest_rd_atomic = a.max_dest_rd_atomic;
-    c.rq_psn = a.rq_psn;
-    c.sq_psn = a.sq_psn;
-    c.retry_cnt = a.retry_cnt;
-    c.rnr_retry = a.rnr_retry;
-    REQUIRE(env.execute(c).status == Status::Ok);
-    cur = next;
-    if (cur == target)
-      break;
-  }
-  REQUIRE(env.model().qpc(qpn).state == static_cast<uint32_t>(target));
+// The attribute values of the QPs below: valid_attributes(), with the access flags, the
+// two read/atomic depths, the PSNs and the retry counts the traffic is written for.
+Command traffic_attrs() {
+  Command a = valid_attributes();
+  a.qp_access_flags = access::kRemoteWrite | access::kRemoteRead | access::kRemoteAtomic;
+  a.max_rd_atomic = 4;
+  a.max_dest_rd_atomic = 4;
+  a.rq_psn = 100;
+  a.sq_psn = 200;
+  a.retry_cnt = 2;
+  a.rnr_retry = 1;
+  return a;
 }
 
-DpRequest rx(uint32_t qpn, MsgClass cls, PktPos pos, uint32_t psn) {
-  DpRequest r;
-  r.op = DpOp::RxReq;
-  r.qpn = qpn;
-  r.cls = cls;
-  r.pos = pos;
-  r.psn = psn;
-  return r;
-}
-
-DpRequest tx(uint32_t qpn, MsgClass cls, uint32_t npkts = 1) {
-  DpRequest r;
-  r.op = DpOp::TxWqe;
-  r.qpn = qpn;
-  r.cls = cls;
-  r.npkts = npkts;
-  return r;
-}
-
-DpRequest ack(uint32_t qpn, uint16_t wqes, uint8_t reads = 0) {
-  DpRequest r;
-  r.op = DpOp::RxAck;
-  r.qpn = qpn;
-  r.wqes = wqes;
-  r.reads = reads;
-  return r;
-}
-
-Doorbell doorbell(uint32_t qpn, bool rq, uint16_t count) {
-  Doorbell d;
-  d.qpn = qpn;
-  d.rq = rq;
-  d.count = count;
-  return d;
+// Create qpn and move it RESET -> INIT -> RTR [-> RTS] with traffic_attrs()' values.
+void bring_up(QpmEnv &env, uint32_t qpn, uint32_t type, QpState target,
+              const Command &a = traffic_attrs()) {
+  walk_to(env, qpn, type, target, a);
 }
 
 void require_clean(QpmEnv &env) {
@@ -214,11 +164,11 @@ TEST_CASE("the two read/atomic limits are independent through the RTL", "[datapa
   EnvOptions eo;
   eo.seed = 21;
   QpmEnv env(eo);
-  QpAttrs a;
+  Command a = traffic_attrs();
   a.max_rd_atomic = 2;       // this QP as requester: two reads outstanding
   a.max_dest_rd_atomic = 1;  // as responder: one incoming read at a time
   bring_up(env, 0x40, kRc, QpState::Rts, a);
-  REQUIRE(env.ring(doorbell(0x40, false, 4)));
+  REQUIRE(env.ring(sq_db(0x40, 4)));
   // Outgoing: two READs issue, the third STALLs (nothing changes).
   CHECK(env.execute_dp(tx(0x40, MsgClass::Read)).verdict == Verdict::Issue);
   CHECK(env.execute_dp(tx(0x40, MsgClass::Read)).verdict == Verdict::Issue);
@@ -244,7 +194,7 @@ TEST_CASE("back-to-back operations on one QPN, at the port's full rate", "[datap
   eo.seed = 22;
   QpmEnv env(eo);
   bring_up(env, 0x41, kRc, QpState::Rts);
-  REQUIRE(env.ring(doorbell(0x41, true, 32)));
+  REQUIRE(env.ring(rq_db(0x41, 32)));
   env.execute(qpn_cmd(Opcode::QueryQp, 0x41));  // the line is cached
   // 32 SENDs with consecutive PSNs, a duplicate and one ahead in the middle, pushed
   // at once: each must see the one before it.
@@ -273,6 +223,90 @@ TEST_CASE("back-to-back operations on one QPN, at the port's full rate", "[datap
   require_clean(env);
 }
 
+// SPEC §11, docs/datapath.md "Commands and the lock": a MODIFY reads the QPC, decides and
+// writes it back cycles later; datapath operations on its QPN must be neither lost under
+// that write nor see a half-done modify. The modify here (RTS -> RTS) writes only fields
+// no datapath operation reads (alternate path, migration state, RNR timer), and the
+// operations change only fields a modify RTS -> RTS never writes, so every order of the
+// two ends in one QPC, which the test states by itself (and final_check compares every
+// QPC in memory with the model's). The command is pushed at every position of a burst of
+// operations that runs at the port's full rate, on a cached line and, in the tiny
+// configuration, on one just evicted (the burst's first operation misses).
+TEST_CASE("a MODIFY racing datapath traffic on its QPN loses no update", "[datapath][race]") {
+  constexpr uint32_t kOps = 24;  // per burst: 12 RX WRITE and 12 TX SEND, alternating
+  for (const std::string config : {"default", "tiny"}) {
+    EnvOptions eo;
+    eo.seed = 31;
+    eo.config = config;
+    QpmEnv env(eo);
+    const bool evict = config == "tiny";
+    unsigned raced = 0, bursts = 0;
+    uint32_t qpn = 0x60;
+    for (uint32_t at : {0u, 1u, 2u, 4u, 7u, 11u, 16u, 23u}) {
+      ++qpn;
+      bring_up(env, qpn, kRc, QpState::Rts);  // expected_psn 100, next_send_psn 200
+      REQUIRE(env.ring(sq_db(qpn, kOps / 2)));
+      if (evict) {
+        // Four other QPs fill the tiny cache's four lines: qpn's line leaves.
+        for (uint32_t other = 0x200; other < 0x204; ++other) {
+          if (!env.model().qpc(other).valid)
+            bring_up(env, other, kRc, QpState::Init);
+          env.execute(qpn_cmd(Opcode::QueryQp, other));
+        }
+      }
+      Command modify = modify_cmd(qpn, attr::kAltPath | attr::kPathMigState | attr::kMinRnrTimer,
+                                  static_cast<uint32_t>(QpState::Rts));
+      modify.attr_mask |= attr::kState;
+      modify.alt_av = {0x0bad, 3, 2};
+      modify.alt_timeout = 21 + (qpn & 3);
+      modify.path_mig_state = 2;
+      modify.min_rnr_timer = 7;
+      for (uint32_t i = 0; i < kOps; ++i) {
+        if (i == at)
+          env.push_command(modify);
+        if (i % 2 == 0)
+          env.push_dp(rx(qpn, MsgClass::Write, PktPos::Only, 100 + i / 2));
+        else
+          env.push_dp(tx(qpn, MsgClass::Send));
+      }
+      // Did the command finish while operations of its burst were still unanswered?
+      bool answered = false;
+      for (uint64_t c = 0; c < 20000 && !answered; ++c) {
+        env.run_cycles(1);
+        if (env.commands_in_flight(qpn) == 0) {
+          answered = true;
+          if (env.dp_in_flight(qpn) > 0 && env.dp_in_flight(qpn) < kOps)
+            ++raced;
+        }
+      }
+      REQUIRE(answered);
+      env.drain();
+      ++bursts;
+      const Response q = env.execute(qpn_cmd(Opcode::QueryQp, qpn));
+      REQUIRE(q.status == Status::Ok);
+      INFO("config " << config << ", MODIFY pushed before operation " << at);
+      // Every operation's update ...
+      CHECK(q.qpc.expected_psn == 100 + kOps / 2);
+      CHECK(q.qpc.next_send_psn == 200 + kOps / 2);
+      CHECK(q.qpc.sq_issued == kOps / 2);
+      // ... and the modify's.
+      CHECK(q.qpc.state == static_cast<uint32_t>(QpState::Rts));
+      CHECK(q.qpc.alt_av_dlid == 0x0bad);
+      CHECK(q.qpc.alt_timeout == modify.alt_timeout);
+      CHECK(q.qpc.path_mig_state == 2);
+      CHECK(q.qpc.min_rnr_timer == 7);
+    }
+    const auto &dp = env.dp_scoreboard();
+    CHECK(dp.verdict_counts().at(Verdict::Accept) == bursts * kOps / 2);
+    CHECK(dp.verdict_counts().at(Verdict::Issue) == bursts * kOps / 2);
+    // The test is only worth something if the command met the burst: most positions must.
+    WARN(fmt::format("{}: {} of {} modifies answered with operations of their burst in flight",
+                     config, raced, bursts));
+    CHECK(raced >= bursts / 2);
+    require_clean(env);
+  }
+}
+
 TEST_CASE(
     "SQ_DRAINED: at RTS->SQD with nothing outstanding, and when a draining SQD QP's "
     "last WQE is acknowledged",
@@ -291,7 +325,7 @@ TEST_CASE(
   REQUIRE(events.size() == 1);
   CHECK(events[0] == Event{false, 0x42, EventType::SqDrained, 0});
   // 0x43: two WQEs in flight, SQD is draining until both are acknowledged.
-  REQUIRE(env.ring(doorbell(0x43, false, 2)));
+  REQUIRE(env.ring(sq_db(0x43, 2)));
   CHECK(env.execute_dp(tx(0x43, MsgClass::Send)).verdict == Verdict::Issue);
   CHECK(env.execute_dp(tx(0x43, MsgClass::Write, 3)).verdict == Verdict::Issue);
   to_sqd.qpn = 0x43;
@@ -318,8 +352,8 @@ TEST_CASE("a UC READ sends the QP to SQE, where it still receives, and SQE -> RT
   eo.seed = 24;
   QpmEnv env(eo);
   bring_up(env, 0x44, kUc, QpState::Rts);
-  REQUIRE(env.ring(doorbell(0x44, false, 3)));
-  REQUIRE(env.ring(doorbell(0x44, true, 2)));
+  REQUIRE(env.ring(sq_db(0x44, 3)));
+  REQUIRE(env.ring(rq_db(0x44, 2)));
   CHECK(env.execute_dp(tx(0x44, MsgClass::Send)).verdict == Verdict::Issue);
   CHECK(env.execute_dp(tx(0x44, MsgClass::Read)).verdict == Verdict::LocalErr);
   Response q = env.execute(qpn_cmd(Opcode::QueryQp, 0x44));
@@ -327,7 +361,7 @@ TEST_CASE("a UC READ sends the QP to SQE, where it still receives, and SQE -> RT
   CHECK(q.qpc.err_syndrome == syndrome::kLocQpOp);
   CHECK(env.execute_dp(tx(0x44, MsgClass::Send)).drop == DropReason::State);
   CHECK(env.execute_dp(rx(0x44, MsgClass::Send, PktPos::Only, 100)).verdict == Verdict::Accept);
-  CHECK(env.ring(doorbell(0x44, false, 1)));  // SQ WQEs posted in SQE wait
+  CHECK(env.ring(sq_db(0x44, 1)));  // SQ WQEs posted in SQE wait
   CHECK(env.execute(modify_cmd(0x44, attr::kState, static_cast<uint32_t>(QpState::Rts))).status ==
         Status::Ok);
   CHECK(env.execute_dp(tx(0x44, MsgClass::Send)).verdict == Verdict::Issue);
@@ -394,12 +428,12 @@ TEST_CASE("doorbells: posted, refused by state and by overflow, counted", "[data
   eo.doorbell_order_known = GENERATE(true, false);
   QpmEnv env(eo);
   CHECK(env.doorbell_order_known() == eo.doorbell_order_known);
-  bring_up(env, 0x45, kRc, QpState::Init);          // log_sq_size 6, log_rq_size 5
-  CHECK_FALSE(env.ring(doorbell(0x45, false, 1)));  // SQ in INIT: refused
-  CHECK(env.ring(doorbell(0x45, true, 30)));
-  CHECK_FALSE(env.ring(doorbell(0x45, true, 3)));  // 30 + 3 > 32
-  CHECK(env.ring(doorbell(0x45, true, 2)));        // exactly full
-  CHECK_FALSE(env.ring(doorbell(0x46, true, 1)));  // no such QP
+  bring_up(env, 0x45, kRc, QpState::Init);  // log_sq_size 6, log_rq_size 5
+  CHECK_FALSE(env.ring(sq_db(0x45, 1)));    // SQ in INIT: refused
+  CHECK(env.ring(rq_db(0x45, 30)));
+  CHECK_FALSE(env.ring(rq_db(0x45, 3)));  // 30 + 3 > 32
+  CHECK(env.ring(rq_db(0x45, 2)));        // exactly full
+  CHECK_FALSE(env.ring(rq_db(0x46, 1)));  // no such QP
   const Response q = env.execute(qpn_cmd(Opcode::QueryQp, 0x45));
   CHECK(q.qpc.rq_pi == 32);
   CHECK(q.qpc.sq_pi == 0);
@@ -421,7 +455,7 @@ TEST_CASE(
   // An operation ahead of the doorbell does not see it, one taken the cycle after does.
   const uint64_t db_taken = env.streams().db().handshakes();
   env.push_dp(tx(0x47, MsgClass::Send));
-  env.push_doorbell(doorbell(0x47, false, 1));
+  env.push_doorbell(sq_db(0x47, 1));
   while (env.streams().db().handshakes() == db_taken)
     env.run_cycles(1);
   env.push_dp(tx(0x47, MsgClass::Send));
@@ -435,7 +469,7 @@ TEST_CASE(
     if (i % 8 == 0) {
       while (env.doorbell_pending(0x47))
         env.run_cycles(1);  // one at a time per QPN
-      env.push_doorbell(doorbell(0x47, false, 3));
+      env.push_doorbell(sq_db(0x47, 3));
     }
     env.push_dp(ack(0x47, 1));
     env.run_cycles(1);

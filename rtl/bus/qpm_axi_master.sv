@@ -262,10 +262,10 @@ module qpm_axi_master #(
   end
 
   // AXI4: a valid address stays, unchanged, until it is taken.
-  `QPM_ASSERT(ArHeldUntilReady_A, (m_axi_arvalid_o && !m_axi_arready_i)
-              |=> (m_axi_arvalid_o && $stable(m_axi_araddr_o) && $stable(m_axi_arid_o)))
-  `QPM_ASSERT(AwHeldUntilReady_A, (m_axi_awvalid_o && !m_axi_awready_i)
-              |=> (m_axi_awvalid_o && $stable(m_axi_awaddr_o) && $stable(m_axi_awid_o)))
+  `QPM_ASSERT_NEXT(ArHeldUntilReady_A, m_axi_arvalid_o && !m_axi_arready_i,
+                   m_axi_arvalid_o && $stable(m_axi_araddr_o) && $stable(m_axi_arid_o))
+  `QPM_ASSERT_NEXT(AwHeldUntilReady_A, m_axi_awvalid_o && !m_axi_awready_i,
+                   m_axi_awvalid_o && $stable(m_axi_awaddr_o) && $stable(m_axi_awid_o))
 
   // Bit 1 of a response tells an error (SLVERR, DECERR) from OKAY/EXOKAY.
   logic unused_resp;

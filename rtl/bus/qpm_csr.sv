@@ -325,13 +325,13 @@ module qpm_csr #(
   // Contract
 
   // A response is held until it is taken (AXI4-Lite).
-  `QPM_ASSERT(BValidHeld_A, s_axil_bvalid_o && !s_axil_bready_i |=>
-                            s_axil_bvalid_o && $stable(s_axil_bresp_o))
-  `QPM_ASSERT(RValidHeld_A, s_axil_rvalid_o && !s_axil_rready_i |=>
-                            s_axil_rvalid_o && $stable(s_axil_rdata_o) &&
-                            $stable(s_axil_rresp_o))
+  `QPM_ASSERT_NEXT(BValidHeld_A, s_axil_bvalid_o && !s_axil_bready_i,
+                                 s_axil_bvalid_o && $stable(s_axil_bresp_o))
+  `QPM_ASSERT_NEXT(RValidHeld_A, s_axil_rvalid_o && !s_axil_rready_i,
+                                 s_axil_rvalid_o && $stable(s_axil_rdata_o) &&
+                                 $stable(s_axil_rresp_o))
   // One write at a time: a write never completes while its predecessor's response waits.
-  `QPM_ASSERT(OneWriteOutstanding_A, wr_fire |-> !bvalid_q)
+  `QPM_ASSERT_IMPL(OneWriteOutstanding_A, wr_fire, !bvalid_q)
   // The register rules hold whatever was written.
   `QPM_ASSERT(QptBaseAligned_A, qpt_base_o[2:0] == 3'b000)
   `QPM_ASSERT(QpnLimitClamped_A, qpn_limit_o <= MaxQpnLimit)

@@ -372,17 +372,18 @@ module qpm_cmd_unit #(
   end
 
   // SQ_DRAINED is raised only by the answer to a modify's write.
-  `QPM_ASSERT(EventOnlyAfterWrite_A, !ev_pending_q && ev_pending_d |->
+  `QPM_ASSERT_IMPL(EventOnlyAfterWrite_A, !ev_pending_q && ev_pending_d,
               fsm_q == CtxWait && ctx_op_q == qpm_pkg::CtxWrite
               && cmd_q.opcode == qpm_pkg::OpModifyQp)
   // A response arrives only for the request outstanding.
-  `QPM_ASSERT(CtxRspOnlyWhenWaiting_A, main_rsp_valid |-> fsm_q == CtxWait)
+  `QPM_ASSERT_IMPL(CtxRspOnlyWhenWaiting_A, main_rsp_valid, fsm_q == CtxWait)
   // Only a successful command writes a context.
-  `QPM_ASSERT(WriteOnlyOnOk_A,
-              (fsm_q == CtxRequest && ctx_op_q == qpm_pkg::CtxWrite) |-> rsp_q.status == qpm_pkg::StatusOk)
+  `QPM_ASSERT_IMPL(WriteOnlyOnOk_A,
+              fsm_q == CtxRequest && ctx_op_q == qpm_pkg::CtxWrite,
+              rsp_q.status == qpm_pkg::StatusOk)
   // The context this unit reads back after writing it is never refused as unmapped.
-  `QPM_ASSERT(WriteNeverRefused_A,
-              (fsm_q == CtxWait && main_rsp_valid && ctx_op_q == qpm_pkg::CtxWrite)
-              |-> ctx_rsp_i.status != qpm_pkg::CtxUnmapped)
+  `QPM_ASSERT_IMPL(WriteNeverRefused_A,
+              fsm_q == CtxWait && main_rsp_valid && ctx_op_q == qpm_pkg::CtxWrite,
+              ctx_rsp_i.status != qpm_pkg::CtxUnmapped)
 
 endmodule

@@ -238,10 +238,10 @@ module qpm_cache_maint #(
     end
   end
 
-  `QPM_ASSERT(StartWhenIdle_A, start_i |-> x_state_q == XIdle)
+  `QPM_ASSERT_IMPL(StartWhenIdle_A, start_i, x_state_q == XIdle)
   // A read-out request stays up, for the same line, until the pipe grants it.
-  `QPM_ASSERT(XreadStable_A, xread_o && !xread_ok_i |=> xread_o && $stable(x_line_q))
-  `QPM_ASSERT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i |=> mem_req_valid_o
+  `QPM_ASSERT_NEXT(XreadStable_A, xread_o && !xread_ok_i, xread_o && $stable(x_line_q))
+  `QPM_ASSERT_NEXT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i, mem_req_valid_o
                               && $stable(mem_req_write_o) && $stable(mem_req_addr_o)
                               && $stable(mem_req_wdata_o))
 

@@ -98,7 +98,7 @@ module qpm_mem_arbiter #(
   // A locked source is still offering (sources never withdraw).
   `QPM_ASSERT(LockedStillValid_A, (lock_q != GWb || wb_valid_i) && (lock_q != GRd || rd_valid_i)
                                   && (lock_q != GMaint || x_valid_i))
-  `QPM_ASSERT(PortStable_A, mem_req_valid_o && !mem_req_ready_i |=> mem_req_valid_o
+  `QPM_ASSERT_NEXT(PortStable_A, mem_req_valid_o && !mem_req_ready_i, mem_req_valid_o
                             && $stable(mem_req_write_o) && $stable(mem_req_id_o)
                             && $stable(mem_req_addr_o) && $stable(mem_req_line_o)
                             && $stable(mem_req_wdata_o))

@@ -409,21 +409,20 @@ module qpm_mshr_file #(
 
   // ---- contract
   // The read request is held until taken (AXI rule, STYLE.md §2 rule 21).
-  `QPM_ASSERT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i |=> mem_req_valid_o
+  `QPM_ASSERT_NEXT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i, mem_req_valid_o
                               && $stable(mem_req_id_o) && $stable(mem_req_addr_o)
                               && $stable(mem_req_line_o))
-`ifndef SYNTHESIS
   // Two miss registers never work on the same QPN.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      for (int unsigned a = 0; a < Mshrs; a++) begin
-        for (int unsigned b = a + 1; b < Mshrs; b++) begin
-          assert (!(m_state_q[a] != MFree && m_state_q[b] != MFree && m_qpn_q[a] == m_qpn_q[b]))
-            else $error("[ASSERT FAILED] %m: two miss registers for one QPN");
-        end
+  logic two_on_one_qpn;
+  always_comb begin
+    two_on_one_qpn = 1'b0;
+    for (int unsigned a = 0; a < Mshrs; a++) begin
+      for (int unsigned b = a + 1; b < Mshrs; b++) begin
+        if (m_state_q[a] != MFree && m_state_q[b] != MFree && m_qpn_q[a] == m_qpn_q[b])
+          two_on_one_qpn = 1'b1;
       end
     end
   end
-`endif
+  `QPM_ASSERT(OneRegisterPerQpn_A, !two_on_one_qpn)
 
 endmodule

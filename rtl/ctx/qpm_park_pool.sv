@@ -109,9 +109,9 @@ module qpm_park_pool #(
     end
   end
 
-  `QPM_ASSERT(ParkHasRoom_A, park_i |-> free_any)
-  `QPM_ASSERT(TakeStaged_A, take_i |-> stage_valid_q)
+  `QPM_ASSERT_IMPL(ParkHasRoom_A, park_i, free_any)
+  `QPM_ASSERT_IMPL(TakeStaged_A, take_i, stage_valid_q)
   // A staged replay stays offered, unchanged, until taken (it is read once).
-  `QPM_ASSERT(StageStable_A, stage_valid_q && !take_i |=> stage_valid_q && $stable(stage_idx_q))
+  `QPM_ASSERT_NEXT(StageStable_A, stage_valid_q && !take_i, stage_valid_q && $stable(stage_idx_q))
 
 endmodule

@@ -433,7 +433,7 @@ module qpm_qpc_pipe #(
   logic r_replay_of_fill;
   assign r_replay_of_fill = r_is_replay && !r_failed_replay && r.op != qpm_pkg::CtxSync
                          && r.op != qpm_pkg::CtxDirWrite && r_in_range;
-  `QPM_ASSERT(ReplayHits_A, r_replay_of_fill |-> look_hit_i)
+  `QPM_ASSERT_IMPL(ReplayHits_A, r_replay_of_fill, look_hit_i)
   // At least one way of every set can always be evicted.
   `QPM_ASSERT(PinCapacity_A, 32'(look_pinned_in_set_i) < Ways)
   // One write per cycle: a fill never meets a write hit; one read: a read-out never
@@ -443,6 +443,6 @@ module qpm_qpc_pipe #(
   // A maintenance answer never meets a pipe answer.
   `QPM_ASSERT(OneAnswer_A, !(maint_rsp_valid_i && p_act != PStall && p_act != PPark
                              && p_act != PMaint))
-  `QPM_ASSERT(ReadOutHasRoom_A, wbread_i |-> wb_free_any_i)
+  `QPM_ASSERT_IMPL(ReadOutHasRoom_A, wbread_i, wb_free_any_i)
 
 endmodule

@@ -127,10 +127,10 @@ module qpm_wb_buffer #(
     end
   end
 
-  `QPM_ASSERT(AllocHasRoom_A, alloc_i |-> free_any)
-  `QPM_ASSERT(LoadAllocated_A, load_i |-> valid_q[load_idx_i] && !loaded_q[load_idx_i])
-  `QPM_ASSERT(RspForSent_A, mem_rsp_valid_i |-> valid_q[mem_rsp_idx_i] && sent_q[mem_rsp_idx_i])
-  `QPM_ASSERT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i |=> mem_req_valid_o
+  `QPM_ASSERT_IMPL(AllocHasRoom_A, alloc_i, free_any)
+  `QPM_ASSERT_IMPL(LoadAllocated_A, load_i, valid_q[load_idx_i] && !loaded_q[load_idx_i])
+  `QPM_ASSERT_IMPL(RspForSent_A, mem_rsp_valid_i, valid_q[mem_rsp_idx_i] && sent_q[mem_rsp_idx_i])
+  `QPM_ASSERT_NEXT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i, mem_req_valid_o
                               && $stable(mem_req_id_o) && $stable(mem_req_addr_o)
                               && $stable(mem_req_wdata_o))
 

@@ -219,17 +219,17 @@ module qpm_dp_front #(
 
   // ---- contract
   // Credits make room for every answer and event of an admitted operation.
-  `QPM_ASSERT(RspRoom_A, rsp_dp |-> rsp_fifo_ready)
-  `QPM_ASSERT(EqRoom_A, eq_in_valid |-> eq_in_ready)
+  `QPM_ASSERT_IMPL(RspRoom_A, rsp_dp, rsp_fifo_ready)
+  `QPM_ASSERT_IMPL(EqRoom_A, eq_in_valid, eq_in_ready)
   // The requesters hold their requests until taken (AXI rule).
-  `QPM_ASSERT(DpReqStable_A, dp_req_valid_i && !dp_req_ready_o |=> dp_req_valid_i
+  `QPM_ASSERT_NEXT(DpReqStable_A, dp_req_valid_i && !dp_req_ready_o, dp_req_valid_i
                              && $stable(dp_req_i))
-  `QPM_ASSERT(DbStable_A, db_valid_i && !db_ready_o |=> db_valid_i && $stable(db_i))
-  `QPM_ASSERT(CmdReqStable_A, cmd_req_valid_i && !cmd_req_ready_o |=> cmd_req_valid_i
+  `QPM_ASSERT_NEXT(DbStable_A, db_valid_i && !db_ready_o, db_valid_i && $stable(db_i))
+  `QPM_ASSERT_NEXT(CmdReqStable_A, cmd_req_valid_i && !cmd_req_ready_o, cmd_req_valid_i
                               && $stable(cmd_req_i))
-  `QPM_ASSERT(CtxReqStable_A, ctx_req_valid_o && !ctx_req_ready_i |=> ctx_req_valid_o
+  `QPM_ASSERT_NEXT(CtxReqStable_A, ctx_req_valid_o && !ctx_req_ready_i, ctx_req_valid_o
                               && $stable(ctx_req_o))
-  `QPM_ASSERT(CmdEvStable_A, cmd_ev_valid_i && !cmd_ev_ready_o |=> cmd_ev_valid_i
+  `QPM_ASSERT_NEXT(CmdEvStable_A, cmd_ev_valid_i && !cmd_ev_ready_o, cmd_ev_valid_i
                              && $stable(cmd_ev_i))
 
 endmodule

@@ -91,7 +91,10 @@ void DoorbellTracker::on_probe_response(uint32_t qpn, const Response &rsp, uint6
   }
   r.wait = Wait::Probe;  // not visible yet (or the probe failed): probe again
   if (rsp.status == Status::Ok && rsp.qpc == now && could_hit_(qpn, r.error_since)) {
-    // Its QPC read failed, so the RTL refused it (and counts it).
+    // Its QPC read failed, so the RTL refused it (and counts it), as the model says.
+    if (model_.doorbell(r.db, /*memory_error=*/true))
+      problem(fmt::format("{}: the model accepts a doorbell whose read failed",
+                          format_doorbell(r.db)));
     ++refused_mem_err_;
     ++expected_refused_;
     ++awaiting_counter_;

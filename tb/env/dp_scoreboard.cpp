@@ -148,16 +148,7 @@ void DpScoreboard::on_response(const DpResponse &actual) {
 
   const bool mem_err = actual.verdict == Verdict::Drop && actual.drop == DropReason::MemErr &&
                        could_hit_(p.req.qpn, p.error_since);
-  DpResponse expected;
-  if (mem_err && p.req.qpn < model_.config().qpn_limit && !model_.qpc_address(p.req.qpn)) {
-    // The directory read of an unmapped page failed: the RTL cannot know the page is
-    // unmapped and answers MEM_ERR, as the command path answers INT_ERR there; the model
-    // would say NO_QP (docs/verification.md). Nothing changes either way.
-    expected = dp_mem_error_response(p.req);
-    ++unmapped_mem_errors_;
-  } else {
-    expected = model_.datapath(p.req, mem_err);
-  }
+  const DpResponse expected = model_.datapath(p.req, mem_err);
   if (expected.verdict == Verdict::Drop)
     ++drops_[static_cast<size_t>(expected.drop)];
   for (const Event &e : model_.take_events())

@@ -104,9 +104,6 @@ class DpScoreboard {
   const std::map<Verdict, uint64_t> &verdict_counts() const { return verdict_counts_; }
   // DROPs the model predicted, by reason (what the CSR drop counters must show).
   uint64_t expected_drops(DropReason r) const { return drops_[static_cast<size_t>(r)]; }
-  // MEM_ERR answers for a QPN on an unmapped page whose directory read failed, which
-  // the model (docs/datapath.md) would answer NO_QP: accepted and counted here.
-  uint64_t unmapped_mem_errors() const { return unmapped_mem_errors_; }
   const std::vector<DpMismatch> &first_mismatches() const { return first_mismatches_; }
   const DpResponse &last_response() const { return last_response_; }
   const DpResponse &last_expected() const { return last_expected_; }
@@ -137,7 +134,7 @@ class DpScoreboard {
   DoorbellApplied applied_;
   std::unordered_map<uint32_t, std::deque<Pending>> by_qpn_;
   std::unordered_map<uint8_t, uint32_t> by_tag_;  // tag -> QPN of the operation in flight
-  uint64_t accepted_ = 0, checked_ = 0, mismatch_count_ = 0, unmapped_mem_errors_ = 0;
+  uint64_t accepted_ = 0, checked_ = 0, mismatch_count_ = 0;
   std::map<Verdict, uint64_t> verdict_counts_;
   std::array<uint64_t, kNumDropReasons> drops_{};
   std::vector<DpMismatch> first_mismatches_;

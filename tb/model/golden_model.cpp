@@ -413,8 +413,10 @@ DpResponse GoldenModel::datapath(const DpRequest &req, bool memory_error) {
   const uint32_t qpn = req.qpn & kPsnMask;  // the port's 24-bit field
   const std::optional<uint64_t> addr = qpc_address(qpn);
   DpResponse rsp;
-  if (addr && memory_error) {
-    rsp = dp_mem_error_response(req);  // the QPC, valid bit included, is unknown
+  if (qpn < cfg_.qpn_limit && memory_error) {
+    // The directory read (mapped or not: hardware learns that from the read) or the QPC
+    // read failed: the QPC, valid bit included, is unknown. As execute() answers INT_ERR.
+    rsp = dp_mem_error_response(req);
   } else {
     const Qpc before = addr ? load(*addr) : Qpc{};
     const bool exists = addr && before.valid != 0;
@@ -430,12 +432,14 @@ DpResponse GoldenModel::datapath(const DpRequest &req, bool memory_error) {
   return rsp;
 }
 
-bool GoldenModel::doorbell(const Doorbell &db) {
-  const std::optional<uint64_t> addr = qpc_address(db.qpn & kPsnMask);
+bool GoldenModel::doorbell(const Doorbell &db, bool memory_error) {
+  const uint32_t qpn = db.qpn & kPsnMask;
+  const std::optional<uint64_t> addr = qpc_address(qpn);
   const Qpc before = addr ? load(*addr) : Qpc{};
   const bool exists = addr && before.valid != 0;
   const DoorbellOutcome out = doorbell_execute(before, exists, db);
-  if (out.refused) {
+  // A failed directory or QPC read leaves the producer index unknown: refused, counted.
+  if (out.refused || (qpn < cfg_.qpn_limit && memory_error)) {
     ++doorbells_refused_;
     return false;
   }

@@ -75,13 +75,14 @@ class GoldenModel {
   // The datapath port (SPEC §6, docs/datapath.md): predicts the response to one
   // operation and applies it to the QPC in memory, queueing the event it raises and
   // counting a DROP by its reason. The QP exists when qpn < qpn_limit, its page is mapped
-  // and its QPC valid. memory_error: the read of the QPC answers an error; it matters only
-  // when the QPC is read (qpn below the limit, page mapped): DROP with MEM_ERR, zero
-  // fields, nothing changes.
+  // and its QPC valid. memory_error: a read the operation makes (the directory entry, or
+  // the QPC) answers an error; it matters only below qpn_limit, where memory is read even
+  // for an unmapped page (the directory read is what tells hardware the page is
+  // unmapped): DROP with MEM_ERR, zero fields, nothing changes.
   DpResponse datapath(const DpRequest &req, bool memory_error = false);
   // A doorbell (SPEC §6): true when accepted (pi += count), false when refused (counted,
-  // nothing changes).
-  bool doorbell(const Doorbell &db);
+  // nothing changes). memory_error as for datapath(): refused below qpn_limit.
+  bool doorbell(const Doorbell &db, bool memory_error = false);
   // The events raised since the last call, in order, and clears them: datapath events,
   // and SQ_DRAINED of a MODIFY_QP RTS->SQD that enters SQD with nothing outstanding and
   // en_sqd_async_notify set.
