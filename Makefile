@@ -10,6 +10,8 @@
 #   make regress  the nightly regression: SEEDS seeds x configs x memory profiles, with
 #                 line/toggle and functional coverage (docs/verification.md)
 #   make mutate   the mutation check: every RTL mutant in tests/mutants must be killed
+#   make formal   every proof in formal/*.toml (Yosys sat, yosys-smtbmc with z3)
+#   make formal-mutants  each proof must fail on its own planted bug (formal/mutants)
 #
 # Variables: CONFIG (default), SEED (random), CMDS, QPS, SIM_ARGS (extra qpm_sim flags),
 # JOBS (parallel build and test jobs, default 2).
@@ -24,9 +26,9 @@ SIM_ARGS ?=
 
 RTL_FILES := $(shell cat rtl/files.f)
 SEED_ARG  := $(if $(SEED),--seed $(SEED),)
-TOOLS     := verilator yosys cmake g++ lcov
+TOOLS     := verilator yosys yosys-smtbmc z3 cmake g++ lcov
 
-.PHONY: all deps build sim test bench lint synth synth-sweep clean mutate
+.PHONY: all deps build sim test bench lint synth synth-sweep clean mutate formal formal-mutants
 
 all: build
 
@@ -76,6 +78,13 @@ synth: $(BUILD)/.deps-ok
 # Area against cache size, ways and MSHRs, one axis at a time (docs/capacity.md).
 synth-sweep: $(BUILD)/.deps-ok
 	scripts/synth_sweep.sh
+
+# Proofs (docs/formal.md): one line per property, counterexamples under build/formal/.
+formal: $(BUILD)/.deps-ok
+	@scripts/formal.py --jobs $(JOBS)
+
+formal-mutants: $(BUILD)/.deps-ok
+	@scripts/formal.py --jobs $(JOBS) --mutants
 
 clean:
 	rm -rf $(BUILD)

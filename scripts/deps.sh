@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages qpm needs, only those missing, saying what it does.
 set -euo pipefail
-pkgs=(verilator yosys catch2 libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev lcov cmake g++ make
+pkgs=(verilator yosys z3 catch2 libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev lcov cmake g++ make
       python3 gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -242,10 +242,14 @@ TEST_CASE("a MODIFY racing datapath traffic on its QPN loses no update", "[datap
     const bool evict = config == "tiny";
     unsigned raced = 0, bursts = 0;
     uint32_t qpn = 0x60;
+    bring_up(env, 0x1f0, kRc, QpState::Rtr);  // the bystander
     for (uint32_t at : {0u, 1u, 2u, 4u, 7u, 11u, 16u, 23u}) {
       ++qpn;
       bring_up(env, qpn, kRc, QpState::Rts);  // expected_psn 100, next_send_psn 200
       REQUIRE(env.ring(sq_db(qpn, kOps / 2)));
+      // The doorbell pins keep the last doorbell's QPN; a bystander's makes sure the lock
+      // is checked against the datapath request, not against whatever else is on a port.
+      REQUIRE(env.ring(rq_db(0x1f0, 1)));
       if (evict) {
         // Four other QPs fill the tiny cache's four lines: qpn's line leaves.
         for (uint32_t other = 0x200; other < 0x204; ++other) {

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""qpm's proofs (make formal, make formal-mutants; docs/formal.md).
+
+Every formal/*.toml lists proofs as [[proof]] tables:
+
+  name     unique, dotted: block.config.property
+  what     one line: the property in words
+  top      the property wrapper module (formal/*_props.sv)
+  files    the RTL and the wrapper, relative to the repository, in read order;
+           "@rtl/files.f" stands for every file that list names
+  params   optional: top-level parameters (chparam)
+  defines  the `define that switches the property on in the wrapper
+  method   sat        combinational: Yosys `sat -prove-asserts`, every input at once
+           bmc        bounded: yosys-smtbmc with z3, every input sequence of `depth`
+                      cycles from reset
+           induction  unbounded: the bmc base case of `depth` cycles, then
+                      yosys-smtbmc -i (k-induction, k = depth)
+           sat-seq    bounded like bmc, with Yosys' own solver (`sat -seq depth`):
+                      for models z3 loads slowly (wide multiplexed compares)
+  depth    cycles (bmc, induction)
+  mutant   a patch (formal/mutants/) that plants a bug the proof must catch
+
+Each proof prints one line: PROVEN (method, depth) or FAILED, with a counterexample VCD
+under build/formal/<name>/. Exit status 1 when any proof failed.
+
+  scripts/formal.py [--only REGEX] [--jobs N] [--mutants] [--list]
+
+--mutants applies each proof's mutant to a scratch copy of the files it reads and
+expects the proof to fail (KILLED); a mutant the proof still proves SURVIVED and makes
+the run fail.
+"""
+import argparse
+import concurrent.futures
+import pathlib
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "build" / "formal"
+KEYS = {"name", "what", "top", "files", "params", "defines", "method", "depth", "mutant"}
+METHODS = {"sat", "sat-seq", "bmc", "induction"}
+# Per solver run: a proof that needs more is a proof to restructure, not to wait for.
+MEM_LIMIT = 6 << 30
+TIME_LIMIT = 900
+
+
+def expand_files(files, where):
+    out = []
+    for f in files:
+        if f.startswith("@"):
+            listed = (ROOT / f[1:]).read_text().split()
+            out += [x for x in listed if x not in out]
+        elif f not in out:
+            out.append(f)
+    for f in out:
+        if not (ROOT / f).is_file():
+            sys.exit(f"formal: {where}: no file {f}")
+    return out
+
+
+def load_proofs():
+    proofs = []
+    for toml in sorted((ROOT / "formal").glob("*.toml")):
+        with open(toml, "rb") as f:
+            data = tomllib.load(f)
+        for i, p in enumerate(data.get("proof", [])):
+            where = f"{toml.relative_to(ROOT)} proof #{i + 1}"
+            unknown = set(p) - KEYS
+            if unknown:
+                sys.exit(f"formal: {where}: unknown key(s) {sorted(unknown)}")
+            for k in ("name", "what", "top", "files", "defines", "method", "mutant"):
+                if k not in p:
+                    sys.exit(f"formal: {where}: missing '{k}'")
+            if p["method"] not in METHODS:
+                sys.exit(f"formal: {where}: method '{p['method']}' is not one of {sorted(METHODS)}")
+            if p["method"] != "sat" and int(p.get("depth", 0)) < 1:
+                sys.exit(f"formal: {where}: method {p['method']} needs depth >= 1")
+            p["files"] = expand_files(p["files"], where)
+            p.setdefault("params", {})
+            p.setdefault("depth", 0)
+            p["source"] = str(toml.relative_to(ROOT))
+            proofs.append(p)
+    names = [p["name"] for p in proofs]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        sys.exit(f"formal: duplicate proof names {sorted(dup)}")
+    return proofs
+
+
+def yosys_script(p, src, work):
+    files = " ".join(str(src / f) for f in p["files"])
+    defs = " ".join(f"-D{d}" for d in p["defines"])
+    lines = [f"read_verilog -sv -formal -DFORMAL -I{src / 'rtl'} -I{src / 'formal'} {defs} {files}"]
+    for k, v in p["params"].items():
+        lines.append(f"chparam -set {k} {v} {p['top']}")
+    lines.append(f"prep -top {p['top']}")
+    lines.append("flatten")
+    if p["method"] == "sat":
+        lines.append("opt_clean")
+        lines.append(f"sat -prove-asserts -set-assumes -verify -show-inputs "
+                     f"-dump_vcd {work / 'counterexample.vcd'}")
+    elif p["method"] == "sat-seq":
+        # Flops start from their init values (the wrapper's reset register), the rest at 0;
+        # the wrapper holds reset in the first cycle, so every state is a reset state.
+        lines += ["async2sync", "opt_clean",
+                  f"sat -seq {int(p['depth'])} -prove-asserts -set-assumes -set-init-zero "
+                  f"-verify -show-inputs -dump_vcd {work / 'counterexample.vcd'}"]
+    else:
+        # Asynchronous resets as synchronous ones, flops as the solver's state.
+        lines += ["async2sync", "dffunmap", f"write_smt2 -wires {work / 'model.smt2'}"]
+    return "\n".join(lines) + "\n"
+
+
+def limit_resources():
+    resource.setrlimit(resource.RLIMIT_AS, (MEM_LIMIT, MEM_LIMIT))
+
+
+def run(cmd, log, cwd):
+    with open(log, "a") as f:
+        f.write("$ " + " ".join(str(c) for c in cmd) + "\n")
+        f.flush()
+        try:
+            r = subprocess.run(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT,
+                               preexec_fn=limit_resources, timeout=TIME_LIMIT)
+        except subprocess.TimeoutExpired:
+            f.write(f"formal: stopped after {TIME_LIMIT} s\n")
+            return -1
+    return r.returncode
+
+
+def prove(p, src, work):
+    """Returns (verdict, detail): verdict is "proven", "cex" (a counterexample) or "error"."""
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    log = work / "log.txt"
+    ys = work / "script.ys"
+    ys.write_text(yosys_script(p, src, work))
+    rc = run(["yosys", "-q", "-l", str(work / "yosys.log"), "-s", str(ys)], log, work)
+    if p["method"] in ("sat", "sat-seq"):
+        if rc == 0:
+            if p["method"] == "sat":
+                return "proven", "sat, every input"
+            return "proven", f"sat -seq, {p['depth']} cycles from reset"
+        text = (work / "yosys.log").read_text(errors="replace") if (work / "yosys.log").exists() else ""
+        if "SAT proof finished - model found: FAIL" in text:
+            return "cex", f"counterexample: {(work / 'counterexample.vcd').relative_to(ROOT)}"
+        return "error", f"yosys error, see {log.relative_to(ROOT)}"
+    if rc != 0:
+        return "error", f"yosys error, see {log.relative_to(ROOT)}"
+    depth = int(p["depth"])
+    smt = str(work / "model.smt2")
+    vcd = work / "counterexample.vcd"
+    rc = run(["yosys-smtbmc", "-s", "z3", "--presat", "-t", str(depth), "--dump-vcd", str(vcd), smt],
+             log, work)
+    if rc != 0:
+        if not vcd.exists():
+            return "error", f"yosys-smtbmc error, see {log.relative_to(ROOT)}"
+        return "cex", f"fails within {depth} cycles from reset: {vcd.relative_to(ROOT)}"
+    if p["method"] == "bmc":
+        return "proven", f"bmc, {depth} cycles from reset"
+    ivcd = work / "induction.vcd"
+    rc = run(["yosys-smtbmc", "-s", "z3", "-i", "-t", str(depth), "--dump-vcd", str(ivcd), smt],
+             log, work)
+    if rc != 0:
+        if not ivcd.exists():
+            return "error", f"yosys-smtbmc error, see {log.relative_to(ROOT)}"
+        return "cex", (f"not {depth}-inductive (a real bug, or invariants to strengthen): "
+                       f"{ivcd.relative_to(ROOT)}")
+    return "proven", f"k-induction, k = {depth}"
+
+
+def mutant_copy(p, work):
+    """A scratch tree with the proof's files, its mutant applied; None if it does not apply."""
+    src = work / "src"
+    if src.exists():
+        shutil.rmtree(src)
+    headers = {str(h.relative_to(ROOT)) for d in ("rtl", "formal") for h in (ROOT / d).glob("*.svh")}
+    for f in set(p["files"]) | headers | {"rtl/files.f"}:
+        dst = src / f
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / f, dst)
+    patch = ROOT / p["mutant"]
+    r = subprocess.run(["patch", "-p1", "--fuzz=0", "-s", "-i", str(patch)], cwd=src,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        (work / "patch.log").write_text(r.stdout + r.stderr)
+        return None
+    return src
+
+
+def one(p, mutants):
+    t0 = time.time()
+    name = p["name"]
+    if not mutants:
+        result, detail = prove(p, ROOT, OUT / name)
+        ok = result == "proven"
+        verdict = {"proven": "PROVEN", "cex": "FAILED", "error": "ERROR"}[result]
+    else:
+        work = OUT / "mutants" / name
+        work.mkdir(parents=True, exist_ok=True)
+        src = mutant_copy(p, work)
+        if src is None:
+            ok, verdict, detail = False, "ERROR", f"{p['mutant']} does not apply"
+        else:
+            result, detail = prove(p, src, work / "run")
+            ok = result == "cex"  # an error proves nothing about the proof
+            verdict = {"proven": "SURVIVED", "cex": "KILLED", "error": "ERROR"}[result]
+            detail = f"{pathlib.Path(p['mutant']).name}: " + ("still proven" if result == "proven" else detail)
+    return ok, f"{verdict:<9}{name:<46}{detail} ({time.time() - t0:.1f} s)"
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Run qpm's proofs (docs/formal.md).")
+    ap.add_argument("--only", help="regular expression on proof names")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--mutants", action="store_true", help="each proof must fail on its mutant")
+    ap.add_argument("--list", action="store_true", help="list the proofs and exit")
+    a = ap.parse_args()
+    for tool in ("yosys", "yosys-smtbmc", "z3"):
+        if shutil.which(tool) is None:
+            sys.exit(f"formal: {tool} not found (make deps installs it)")
+    proofs = load_proofs()
+    if a.only:
+        proofs = [p for p in proofs if re.search(a.only, p["name"])]
+    if not proofs:
+        sys.exit("formal: no proof selected")
+    if a.list:
+        for p in proofs:
+            print(f"{p['name']:<46}{p['method']:<10}{p['what']}")
+        return 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        for ok, line in ex.map(lambda p: one(p, a.mutants), proofs):
+            print(line, flush=True)
+            failed += not ok
+    what = "mutants" if a.mutants else "proofs"
+    good = "killed" if a.mutants else "proven"
+    print(f"formal: {len(proofs) - failed} of {len(proofs)} {what} {good} in {time.time() - t0:.0f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
