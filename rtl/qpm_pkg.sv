@@ -74,8 +74,9 @@ package qpm_pkg;
   // The QP context: 512 bits, 64 bytes little-endian in memory. The last field sits at
   // bit 0. Hardware-updated fields first, software-set fields last.
   typedef struct packed {
-    logic [13:0] reserved;
+    logic [12:0] reserved;
     // --- updated by hardware on its own
+    logic        sq_err_pending;   // WQE sq_ci completes with err_syndrome's status (§7)
     logic [7:0]  err_syndrome;
     logic [7:0]  epoch;
     logic [7:0]  dma_inflight;
@@ -430,10 +431,33 @@ package qpm_pkg;
   } eqe_t;
 
   // What the cache's pipeline answers a CtxDp request with (in ctx_rsp_t.rdata).
+  // Work completion status values (enum ibv_wc_status) of the CQE port (SPEC.md §7).
+  parameter logic [7:0] WcLocQpOpErr    = 8'd2;
+  parameter logic [7:0] WcWrFlushErr    = 8'd5;
+  parameter logic [7:0] WcRemInvReqErr  = 8'd9;
+  parameter logic [7:0] WcRemAccessErr  = 8'd10;
+  parameter logic [7:0] WcRemOpErr      = 8'd11;
+  parameter logic [7:0] WcRetryExcErr   = 8'd12;
+  parameter logic [7:0] WcRnrRetryExcErr = 8'd13;
+
+  // A completion on the CQE port: the flush and error completions of SPEC §7.
+  typedef struct packed {
+    logic [QpnW-1:0] cqn;
+    logic [QpnW-1:0] qpn;
+    logic            rq;          // QueueRq: a receive WQE, else a send WQE
+    logic [15:0]     wqe_index;
+    logic [7:0]      status;      // enum ibv_wc_status
+  } cqe_t;
+
   typedef struct packed {
     logic    event_valid;
     eqe_t    event_data;
     logic    db_refused;      // a doorbell was refused
+    logic    flush_req;       // the QP owes completions now: start (or renew) its flush
+    logic    cqe_valid;       // a flush step completed one WQE ...
+    cqe_t    cqe;             // ... this one
+    logic    flush_more;      // after this flush step the QP still owes completions (or
+                              // the step could not read the QPC: try again)
     dp_rsp_t rsp;
   } dp_exec_rsp_t;
 
@@ -442,5 +466,9 @@ package qpm_pkg;
   parameter logic [CtxTagW-1:0] TagPrefetch = 4'd1;   // the command unit's prefetch
   parameter logic [CtxTagW-1:0] TagDp       = 4'd2;   // a datapath operation
   parameter logic [CtxTagW-1:0] TagDoorbell = 4'd3;   // a doorbell
+  // A flush step (qpm_flush_engine): tag 8 + the engine's slot (0 .. 7; 7 is the scan).
+  function automatic logic tag_is_flush(logic [CtxTagW-1:0] tag);
+    tag_is_flush = tag[CtxTagW-1];
+  endfunction
 
 endpackage

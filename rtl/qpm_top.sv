@@ -6,8 +6,10 @@
 // QP table in host memory over the AXI4 master on a miss. Software programs the table
 // base and QPN limit, and reads the event counters, over the AXI4-Lite CSR port. The
 // datapath's operations and the doorbells share the cache's read-modify-write pipeline
-// with the commands (qpm_dp_front); their events leave on the EQE port. The flush and
-// the lossless multi-QP event queue attach in later steps (docs/architecture.md).
+// with the commands (qpm_dp_front); their events leave on the EQE port. A QP in ERR or
+// SQE completes the WQEs it owes through the CQE port (the flush engine, qpm_dp_front,
+// docs/errors.md). The lossless multi-QP event queue attaches in a later step
+// (docs/architecture.md).
 module qpm_top #(
   parameter int unsigned Sets        = 64,    // QP cache sets (power of two)
   parameter int unsigned Ways        = 4,     // QP cache ways (power of two)
@@ -17,6 +19,8 @@ module qpm_top #(
   parameter int unsigned NumPorts    = 2,     // physical ports, numbered 1 .. NumPorts
   parameter int unsigned PkeyTbl     = 128,   // P_Key table entries per port
   parameter int unsigned MaxRdAtomic = 16,    // largest max_rd_atomic / max_dest_rd_atomic
+  parameter int unsigned CqeDepth    = 8,     // CQE FIFO entries
+  parameter int unsigned FlushSlots  = 4,     // QPs flushed at once before the scan (1 .. 7)
   localparam int unsigned AxiIdW     = 4
 ) (
   input  logic              clk_i,
@@ -43,6 +47,13 @@ module qpm_top #(
   output logic              eqe_valid_o,
   input  logic              eqe_ready_i,
   output qpm_pkg::eqe_t     eqe_o,
+  // flush and error completions
+  output logic              cqe_valid_o,
+  input  logic              cqe_ready_i,
+  output qpm_pkg::cqe_t     cqe_o,
+  // the flush engine has QPs to step (a status: quiet means every owed CQE has been
+  // computed; docs/errors.md)
+  output logic              flush_busy_o,
   // AXI4 master to the host memory holding the QP table
   output logic              m_axi_awvalid_o,
   input  logic              m_axi_awready_i,
@@ -102,17 +113,21 @@ module qpm_top #(
   logic [1:0]  evict_policy;
   // Counters (docs/qp-table.md, "Registers"): the cache's, then (after the CSR block's
   // own at index NumCounters) the datapath's: DROPs by reason 1 .. 12, refused
-  // doorbells, events raised.
-  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 2;
+  // doorbells, events raised; then the flush's: CQEs sent, WQEs flushed (CQEs with
+  // WR_FLUSH_ERR), flush overflows (a QP to flush found every slot taken).
+  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5;
   logic [qpm_pkg::NumCounters-1:0]               cache_counts;
   logic [qpm_pkg::NumCounters+NumDpCounters-1:0] counts;
   logic [qpm_pkg::NumDropReasons-1:0]            dp_drops;
   logic                                          db_refused, event_raised;
+  logic                                          cqe_sent, wqe_flushed, flush_overflow;
+  logic                                          flush_busy;
   logic                                          table_mapped;
   logic        cmd_refused;
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
-    counts = {event_raised, db_refused, dp_drops[qpm_pkg::NumDropReasons-1:1], cache_counts};
+    counts = {flush_overflow, wqe_flushed, cqe_sent, event_raised, db_refused,
+              dp_drops[qpm_pkg::NumDropReasons-1:1], cache_counts};
     counts[qpm_pkg::CntRefused] = cache_counts[qpm_pkg::CntRefused] | cmd_refused;
   end
   logic unused_drop_none;   // DROP always names a reason
@@ -156,7 +171,10 @@ module qpm_top #(
     .event_o         (cmd_ev)
   );
 
-  qpm_dp_front u_dp_front (
+  qpm_dp_front #(
+    .CqeDepth   (CqeDepth),
+    .FlushSlots (FlushSlots)
+  ) u_dp_front (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .dp_req_valid_i  (dp_req_valid_i),
@@ -171,6 +189,10 @@ module qpm_top #(
     .eqe_valid_o     (eqe_valid_o),
     .eqe_ready_i     (eqe_ready_i),
     .eqe_o           (eqe_o),
+    .cqe_valid_o     (cqe_valid_o),
+    .cqe_ready_i     (cqe_ready_i),
+    .cqe_o           (cqe_o),
+    .qpn_limit_i     (qpn_limit),
     .cmd_ev_valid_i  (cmd_ev_valid),
     .cmd_ev_ready_o  (cmd_ev_ready),
     .cmd_ev_i        (cmd_ev),
@@ -188,8 +210,13 @@ module qpm_top #(
     .ctx_rsp_i       (ctx_rsp),
     .drop_o          (dp_drops),
     .db_refused_o    (db_refused),
-    .event_o         (event_raised)
+    .event_o         (event_raised),
+    .cqe_sent_o      (cqe_sent),
+    .wqe_flushed_o   (wqe_flushed),
+    .flush_overflow_o (flush_overflow),
+    .flush_busy_o    (flush_busy)
   );
+  assign flush_busy_o = flush_busy;
 
   logic              mem_req_valid, mem_req_ready, mem_req_write, mem_req_line;
   logic [AxiIdW-1:0] mem_req_id, mem_rsp_id;

@@ -4,16 +4,22 @@
 // warms the cache where it says so, then drives datapath operations as fast as the
 // datapath port takes them and counts cycles: operations per cycle, the latency of each
 // operation from its handshake on dp_req to its handshake on dp_rsp (p50, p99), and for
-// cmd-under-load the longest a command waited. Every answer is still checked against
+// cmd-under-load the longest a command waited. flush-neighbours measures the healthy
+// QPs' rate while 16 other QPs flush full queues (SPEC §7: a flush never slows another
+// QP), with 20% of the port's cycles idle so the flush has spare cycles to use, and
+// flush-neighbours-baseline the same traffic without the flushes; both count cycles up
+// to the last datapath answer, and cqes says how many completions left meanwhile.
+// Every answer is still checked against
 // the golden model (QpmEnv's scoreboard): a mismatch makes the run fail, so a number is
 // never printed for a wrong design.
 //
-//   qpm_bench [--workload all|hit-distinct|hit-same|mixed|cmd-under-load] [--ops N]
+//   qpm_bench [--workload all|hit-distinct|hit-same|mixed|cmd-under-load|
+//              flush-neighbours|flush-neighbours-baseline] [--ops N]
 //             [--config default|tiny] [--mem-latency N] [--csv FILE]
 //
 // Prints a table and writes CSV with the columns
 //   workload,config,active_qps,mem_latency,ops,cycles,ops_per_cycle,p50_latency,
-//   p99_latency,cmd_delay_max
+//   p99_latency,cmd_delay_max,cqes
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
@@ -38,6 +44,7 @@ struct Row {
   uint64_t ops = 0, cycles = 0;
   double ops_per_cycle = 0;
   uint64_t p50 = 0, p99 = 0, cmd_delay_max = 0;
+  uint64_t cqes = 0;  // completions that left the CQE port while the datapath ran
 };
 
 constexpr uint32_t kFirstQpn = 0x40;
@@ -97,10 +104,12 @@ struct Setup {
   std::string config;
   uint32_t mem_latency;
   uint64_t seed;
+  double dp_idle = 0.0;  // chance of an idle cycle before each datapath operation
 };
 
 EnvOptions env_options(const Setup &s, uint32_t qpn_limit) {
   EnvOptions o;
+  o.dp_idle_prob = s.dp_idle;
   o.config = s.config;
   o.seed = s.seed;
   o.qpn_limit = qpn_limit;
@@ -128,9 +137,14 @@ Row drive(QpmEnv &env, LatencyProbe &probe, const std::string &name, const Setup
   std::mt19937_64 rng(s.seed);
   probe.reset();
   const uint64_t start = env.tb().cycles();
-  uint64_t pushed = 0, cmd_delay_max = 0, cmd_pushed_at = 0;
+  const uint64_t cqes_before = env.cqes().delivered();
+  uint64_t pushed = 0, cmd_delay_max = 0, cmd_pushed_at = 0, dp_done = 0, cqes = 0;
   bool cmd_waiting = false;
   while (pushed < ops || !env.idle()) {
+    if (!dp_done && pushed == ops && env.dp_queued() == 0 && env.dp_in_flight() == 0) {
+      dp_done = env.tb().cycles();
+      cqes = env.cqes().delivered() - cqes_before;
+    }
     // Keep a few operations queued so the driver offers one every cycle.
     while (pushed < ops && env.dp_queued() < 4 && env.dp_in_flight() < 200) {
       const uint32_t q = random ? qpns[rng() % qpns.size()] : qpns[pushed % qpns.size()];
@@ -159,7 +173,13 @@ Row drive(QpmEnv &env, LatencyProbe &probe, const std::string &name, const Setup
   r.active_qps = static_cast<uint32_t>(qpns.size());
   r.mem_latency = s.mem_latency;
   r.ops = ops;
-  r.cycles = env.tb().cycles() - start;
+  // Up to the last datapath answer (a flush may go on after it).
+  if (!dp_done) {
+    dp_done = env.tb().cycles();
+    cqes = env.cqes().delivered() - cqes_before;
+  }
+  r.cycles = dp_done - start;
+  r.cqes = cqes;
   r.ops_per_cycle = static_cast<double>(ops) / static_cast<double>(r.cycles);
   r.p50 = probe.percentile(0.50);
   r.p99 = probe.percentile(0.99);
@@ -169,6 +189,7 @@ Row drive(QpmEnv &env, LatencyProbe &probe, const std::string &name, const Setup
 
 Row run_workload(const std::string &name, const Setup &s, uint64_t ops) {
   const bool mixed = name == "mixed";
+  const bool flush = name.rfind("flush-neighbours", 0) == 0;
   const uint32_t n_qps = name == "hit-same" ? 1 : mixed ? 2048 : 64;
   QpmEnv env(env_options(s, mixed ? 4096 : 4096));
   LatencyProbe probe(env);
@@ -178,8 +199,26 @@ Row run_workload(const std::string &name, const Setup &s, uint64_t ops) {
   for (uint32_t q : qpns) bring_up(env, q);
   const uint32_t cmd_qpn = kFirstQpn + n_qps;  // never touched by the datapath
   if (name == "cmd-under-load") bring_up(env, cmd_qpn);
+  // flush-neighbours: 16 more QPs with full queues (64 send, 32 receive WQEs), moved to
+  // ERR as the measurement starts; the baseline sets them up the same and leaves them.
+  std::vector<uint32_t> sick;
+  if (flush) {
+    for (uint32_t i = 0; i < 16; ++i) sick.push_back(cmd_qpn + 1 + i);
+    for (uint32_t q : sick) {
+      bring_up(env, q);
+      if (!env.ring(builders::sq_db(q, 64)) || !env.ring(builders::rq_db(q, 32))) {
+        throw std::runtime_error("qpm_bench: flush-neighbours: a doorbell was refused");
+      }
+    }
+  }
   // Warm up: every QP's context is cached once (for mixed it does not fit anyway).
   drive(env, probe, name, s, qpns, qpns.size(), false, 0, 0);
+  if (name == "flush-neighbours") {
+    for (uint32_t q : sick) {
+      env.push_command(builders::modify_cmd(q, attr::kState, static_cast<uint32_t>(QpState::Err),
+                                            builders::valid_attributes()));
+    }
+  }
   Row r = drive(env, probe, name, s, qpns, ops, mixed, name == "cmd-under-load" ? 50 : 0,
                 cmd_qpn);
   require_clean(env, name);
@@ -195,8 +234,11 @@ int main(int argc, char **argv) {
   std::string workload = "all", config = "default", csv = "build/bench/bench.csv";
   uint64_t ops = 20000, seed = 1;
   uint32_t mem_latency = 200;
-  app.add_option("--workload", workload, "hit-distinct, hit-same, mixed, cmd-under-load or all")
-      ->check(CLI::IsMember({"all", "hit-distinct", "hit-same", "mixed", "cmd-under-load"}));
+  app.add_option("--workload", workload,
+                 "hit-distinct, hit-same, mixed, cmd-under-load, flush-neighbours, "
+                 "flush-neighbours-baseline or all")
+      ->check(CLI::IsMember({"all", "hit-distinct", "hit-same", "mixed", "cmd-under-load",
+                             "flush-neighbours", "flush-neighbours-baseline"}));
   app.add_option("--ops", ops, "operations measured per workload")->check(CLI::Range(1, 10000000));
   app.add_option("--config", config, "RTL configuration")->check(CLI::IsMember({"default", "tiny"}));
   app.add_option("--mem-latency", mem_latency, "memory latency in cycles (mixed)")
@@ -205,18 +247,21 @@ int main(int argc, char **argv) {
   app.add_option("--csv", csv, "CSV output file");
   CLI11_PARSE(app, argc, argv);
 
-  const std::vector<std::string> all = {"hit-distinct", "hit-same", "mixed", "cmd-under-load"};
+  const std::vector<std::string> all = {"hit-distinct",     "hit-same",
+                                        "mixed",            "cmd-under-load",
+                                        "flush-neighbours", "flush-neighbours-baseline"};
   std::vector<std::string> names = workload == "all" ? all : std::vector<std::string>{workload};
   std::vector<Row> rows;
   try {
     for (const auto &n : names) {
-      const Setup s{config, n == "mixed" ? mem_latency : 20, seed};
+      const bool flush = n.rfind("flush-neighbours", 0) == 0;
+      const Setup s{config, n == "mixed" ? mem_latency : 20, seed, flush ? 0.2 : 0.0};
       rows.push_back(run_workload(n, s, ops));
       const Row &r = rows.back();
       fmt::print("{:<16} {:>8} qps={:<5} mem={:<4} ops={:<7} cycles={:<8} ops/cycle={:.3f} "
-                 "p50={} p99={} cmd_delay_max={}\n",
+                 "p50={} p99={} cmd_delay_max={} cqes={}\n",
                  r.workload, r.config, r.active_qps, r.mem_latency, r.ops, r.cycles,
-                 r.ops_per_cycle, r.p50, r.p99, r.cmd_delay_max);
+                 r.ops_per_cycle, r.p50, r.p99, r.cmd_delay_max, r.cqes);
     }
   } catch (const std::exception &e) {
     std::fprintf(stderr, "%s\n", e.what());
@@ -228,11 +273,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   out << "workload,config,active_qps,mem_latency,ops,cycles,ops_per_cycle,p50_latency,"
-         "p99_latency,cmd_delay_max\n";
+         "p99_latency,cmd_delay_max,cqes\n";
   for (const Row &r : rows) {
-    out << fmt::format("{},{},{},{},{},{},{:.4f},{},{},{}\n", r.workload, r.config,
+    out << fmt::format("{},{},{},{},{},{},{:.4f},{},{},{},{}\n", r.workload, r.config,
                        r.active_qps, r.mem_latency, r.ops, r.cycles, r.ops_per_cycle, r.p50,
-                       r.p99, r.cmd_delay_max);
+                       r.p99, r.cmd_delay_max, r.cqes);
   }
   fmt::print("qpm_bench: {}\n", csv);
   return 0;

@@ -57,8 +57,15 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
       fmt::print(" {}={}", qpm::to_string(type), n);
     }
     fmt::print(" ({} delivered)\n", env.events().delivered());
+    fmt::print("  completions");
+    for (const auto &[status, n] : env.cqes().counts()) {
+      fmt::print(" {}={}", qpm::to_string(status), n);
+    }
+    fmt::print(" ({} delivered, {} owed when a reset stopped the flush)\n",
+               env.cqes().delivered(), env.cqes().cut_off());
   }
-  fmt::print("  mismatches  {}\n", sb.mismatches() + dp.mismatches() + env.events().mismatches());
+  fmt::print("  mismatches  {}\n", sb.mismatches() + dp.mismatches() + env.events().mismatches() +
+                                       env.cqes().mismatches());
   fmt::print("  cycles      {}\n", r.cycles);
   fmt::print("  speed       {:.1f} kHz simulated ({:.2f} s)\n",
              r.seconds > 0 ? r.cycles / r.seconds / 1000.0 : 0.0, r.seconds);

@@ -132,6 +132,23 @@ GoldenModel mapped_model() {
 
 void post(GoldenModel &m, const Doorbell &db) { REQUIRE(m.doorbell(db)); }
 
+// SPEC §7 as these tests state it: a QP in ERR has completed every WQE it held (sq_ci =
+// sq_issued = sq_pi, rq_ci = rq_pi), one in SQE every SQ WQE up to sq_issued; a
+// completed failing WQE clears sq_err_pending. The completions themselves are checked
+// where a test takes them (take_cqes).
+Qpc flushed(Qpc q) {
+  if (q.state == 6 /* ERR */) {
+    if (q.sq_ci != q.sq_pi) q.sq_err_pending = 0;
+    q.sq_ci = q.sq_pi;
+    q.sq_issued = q.sq_pi;
+    q.rq_ci = q.rq_pi;
+  } else if (q.state == 5 /* SQE */) {
+    if (q.sq_ci != q.sq_issued) q.sq_err_pending = 0;
+    q.sq_ci = q.sq_issued;
+  }
+  return q;
+}
+
 // The verdict of one operation, checking its drop reason.
 Verdict run(GoldenModel &m, const DpRequest &r, DropReason drop = DropReason::None) {
   const DpResponse rsp = m.datapath(r);
@@ -595,8 +612,12 @@ TEST_CASE("RC RX_REQ: out of sequence or READ/ATOMIC not ONLY is NAK_INVALID to 
     Qpc expect = before;
     expect.state = kErr;
     expect.err_syndrome = 2;
-    CHECK(m.qpc(kQpn) == expect);
+    CHECK(m.qpc(kQpn) == flushed(expect));
     CHECK(m.take_events() == std::vector<Event>{qp_event(kQpn, EventType::QpReqErr, 2)});
+    // A responder-side error names no WQE: both receive WQEs are flushed.
+    const std::vector<Cqe> cqes = m.take_cqes();
+    REQUIRE(cqes.size() == 2);
+    CHECK(cqes[1] == Cqe{before.cqn_rcv, kQpn, true, 1, WcStatus::WrFlushErr});
   }
 }
 
@@ -727,7 +748,7 @@ TEST_CASE("the two read/atomic counters are independent", "[datapath][rx][tx]") 
   CHECK(r.verdict == Verdict::NakInvalid);
   expect.state = kErr;
   expect.err_syndrome = 2;
-  CHECK(q() == expect);
+  CHECK(q() == flushed(expect));
   CHECK(q().dest_rd_atomic_inflight == 1);
   CHECK(q().rd_atomic_outstanding == 2);
   CHECK(m.take_events() == std::vector<Event>{qp_event(kQpn, EventType::QpReqErr, 2)});
@@ -861,10 +882,15 @@ TEST_CASE("UC and UD READ or ATOMIC TX_WQE is LOCAL_ERR to SQE", "[datapath][tx]
       CHECK(r.psn == 0x201);
       expect.state = kSqe;
       expect.err_syndrome = 8;
-      CHECK(m.qpc(kQpn) == expect);  // no index moves: the failing WQE is sq_ci
-      CHECK(m.qpc(kQpn).sq_issued == 1);
-      CHECK(m.qpc(kQpn).sq_ci == 1);
+      expect.sq_issued = 2;  // the end of the SQE flush: the SQ as it stood
+      CHECK(m.qpc(kQpn) == flushed(expect));
+      CHECK(m.qpc(kQpn).sq_issued == 2);
+      CHECK(m.qpc(kQpn).sq_ci == 2);
+      CHECK(m.qpc(kQpn).sq_err_pending == 0);
       CHECK(m.take_events().empty());
+      // The failing WQE (sq_ci was 1) completes with LOC_QP_OP_ERR; the RQ is untouched.
+      CHECK(m.take_cqes() ==
+            std::vector<Cqe>{Cqe{expect.cqn_snd, kQpn, false, 1, WcStatus::LocQpOpErr}});
 
       // SQE reached by traffic: the send side stops, the receive side works.
       CHECK(run(m, tx(kQpn, MsgClass::Send), DropReason::State) == Verdict::Drop);
@@ -872,10 +898,12 @@ TEST_CASE("UC and UD READ or ATOMIC TX_WQE is LOCAL_ERR to SQE", "[datapath][tx]
       CHECK(m.qpc(kQpn).sq_pi == 3);
       CHECK(run(m, rx(kQpn, MsgClass::Send, PktPos::Only, 0x100, kQkey)) == Verdict::Accept);
       CHECK(run(m, ack(kQpn, 0, 0), DropReason::Type) == Verdict::Drop);
-      // SQE -> RTS recovers; the waiting WQEs start.
+      // SQE -> RTS recovers; the WQE posted in SQE (index 2) starts, and only it.
       modify_ok(m, kQpn, 0x1, kRts);
       CHECK(run(m, tx(kQpn, MsgClass::Send)) == Verdict::Issue);
-      CHECK(m.qpc(kQpn).sq_issued == 2);
+      CHECK(m.qpc(kQpn).sq_issued == 3);
+      CHECK(run(m, tx(kQpn, MsgClass::Send)) == Verdict::Empty);
+      CHECK(m.take_cqes().empty());
     }
   }
 }
@@ -1037,8 +1065,12 @@ TEST_CASE("TIMEOUT: RETRY while cur_retry_cnt lasts then FATAL to ERR", "[datapa
   CHECK(run(m, plain(DpOp::Timeout, kQpn)) == Verdict::Fatal);
   expect.state = kErr;
   expect.err_syndrome = 3;
-  CHECK(m.qpc(kQpn) == expect);
+  CHECK(m.qpc(kQpn) == flushed(expect));
   CHECK(m.take_events().empty());  // surfaces as a completion, not an event
+  const std::vector<Cqe> cqes = m.take_cqes();
+  REQUIRE(cqes.size() == 2);  // WQE 0 failed, WQE 1 never started
+  CHECK(cqes[0] == Cqe{expect.cqn_snd, kQpn, false, 0, WcStatus::RetryExcErr});
+  CHECK(cqes[1] == Cqe{expect.cqn_snd, kQpn, false, 1, WcStatus::WrFlushErr});
   CHECK(run(m, plain(DpOp::Timeout, kQpn), DropReason::State) == Verdict::Drop);
 
   // retry_cnt 0: the first TIMEOUT is fatal, here in a draining SQD (a draining SQD
@@ -1137,8 +1169,14 @@ TEST_CASE("RX_NAK is FATAL to ERR with the code's syndrome", "[datapath][ack]") 
     CHECK(run(m, nak(kQpn, c.code)) == Verdict::Fatal);
     expect.state = kErr;
     expect.err_syndrome = c.syndrome;
-    CHECK(m.qpc(kQpn) == expect);
+    CHECK(m.qpc(kQpn) == flushed(expect));
     CHECK(m.take_events().empty());
+    const WcStatus status = c.syndrome == 5   ? WcStatus::RemAccessErr
+                            : c.syndrome == 6 ? WcStatus::RemInvReqErr
+                                              : WcStatus::RemOpErr;
+    const std::vector<Cqe> cqes = m.take_cqes();
+    REQUIRE(cqes.size() == 2);
+    CHECK(cqes[0] == Cqe{expect.cqn_snd, kQpn, false, 0, status});
   }
   GoldenModel m = mapped_model();
   bring_to(m, 0x11, kUd, kRts);
@@ -1341,7 +1379,7 @@ TEST_CASE("doorbells: refused by state and for overflow and accepted otherwise",
       Qpc expect = before;
       expect.sq_pi = sq_ok ? 3 : 0;
       expect.rq_pi = rq_ok ? 2 : 0;
-      CHECK(m.qpc(kQpn) == expect);
+      CHECK(m.qpc(kQpn) == flushed(expect));  // posted in ERR: flushed at once
       CHECK(m.doorbells_refused() == (sq_ok ? 0u : 1u) + (rq_ok ? 0u : 1u));
     }
   }

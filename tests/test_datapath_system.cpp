@@ -182,7 +182,14 @@ TEST_CASE("the two read/atomic limits are independent through the RTL", "[datapa
   CHECK(q.qpc.rd_atomic_outstanding == 2);
   CHECK(q.qpc.dest_rd_atomic_inflight == 1);
   CHECK(q.qpc.err_syndrome == syndrome::kNakInvalid);
-  CHECK(q.qpc.sq_issued == 2);
+  // The flush completed the four posted send WQEs (a responder-side error names no WQE:
+  // all WR_FLUSH_ERR), two of them issued, so they count as issued and completed.
+  CHECK(q.qpc.sq_issued == 4);
+  CHECK(q.qpc.sq_ci == 4);
+  const auto cqes = env.cqes().take_arrivals();
+  REQUIRE(cqes.size() == 4);
+  for (uint16_t i = 0; i < 4; ++i)
+    CHECK(cqes[i] == Cqe{0x100 + 0x40, 0x40, false, i, WcStatus::WrFlushErr});
   const auto events = env.events().take_arrivals();
   REQUIRE(events.size() == 1);
   CHECK(events[0] == Event{false, 0x40, EventType::QpReqErr, syndrome::kNakInvalid});

@@ -28,6 +28,7 @@
 
 #include "Vqpm_exec_probe.h"
 #include "datapath.h"
+#include "flush.h"
 #include "port_codec.h"
 #include "qpm_types.h"
 #include "verilated_ports.h"
@@ -442,6 +443,26 @@ struct Probe {
     return out;
   }
 
+  struct FlushStep {
+    Qpc after;
+    bool write = false;
+    std::optional<Cqe> cqe;
+    bool more = false;
+  };
+  FlushStep flush_step(uint32_t qpn, const Qpc &before, bool exists, bool mem_err) {
+    top->fl_qpn_i = qpn;
+    top->fl_exists_i = exists;
+    top->fl_mem_err_i = mem_err;
+    ports.put(before, top->fl_qpc_i);
+    top->eval();
+    FlushStep out;
+    out.after = ports.get(top->fl_qpc_o);
+    out.write = top->fl_write_o;
+    out.more = top->fl_more_o;
+    if (top->fl_cqe_valid_o) out.cqe = decode_cqe(copy_from_port(top->fl_cqe_o, kCqeBits));
+    return out;
+  }
+
   DoorbellOutcome doorbell(const Qpc &before, bool exists, const Doorbell &db) {
     copy_to_port(encode_doorbell(db), top->db_i);
     top->db_exists_i = exists;
@@ -640,4 +661,75 @@ TEST_CASE("qpm_doorbell_exec matches the golden model on random doorbells", "[dp
   }
   CHECK(exactly_full > many);
   CHECK(one_beyond > many);
+}
+
+// qpm_flush_exec, one step at a time, against the model's flush of everything at once
+// (docs/errors.md): repeated on its own output until it answers "no more", the RTL must
+// produce exactly the model's completions and end in the model's QPC.
+TEST_CASE("qpm_flush_exec step by step matches the golden model's flush", "[dp_exec][flush]") {
+  const uint64_t run = run_seed();
+  const size_t cases = std::max<size_t>(case_count() / 20, 1);
+  print_seed("flush_exec", run, cases);
+  const uint64_t seed = run ^ 0xf105bull;
+  Gen gen(seed);
+  Probe probe(seed);
+  uint64_t mismatches = 0, completions = 0, failing_first = 0, owed_nothing = 0;
+  constexpr uint64_t kMaxPrinted = 5;
+  const std::array<uint32_t, 4> states = {static_cast<uint32_t>(QpState::Err),
+                                          static_cast<uint32_t>(QpState::Err),
+                                          static_cast<uint32_t>(QpState::Sqe), 0};
+  for (size_t i = 0; i < cases; ++i) {
+    Qpc q = gen.qpc();
+    q.valid = 1;
+    q.state = gen.pick(states);
+    if (q.state == 0) q.state = gen.below(7);
+    q.sq_ci = gen.bits(16);
+    q.sq_pi = (q.sq_ci + gen.below(12)) & 0xffff;
+    q.sq_issued = (q.sq_ci + gen.below(((q.sq_pi - q.sq_ci) & 0xffff) + 1)) & 0xffff;
+    if (q.state == static_cast<uint32_t>(QpState::Sqe)) q.sq_issued = (q.sq_ci + gen.below(12)) & 0xffff;
+    q.rq_ci = gen.bits(16);
+    q.rq_pi = (q.rq_ci + gen.below(12)) & 0xffff;
+    q.sq_err_pending = gen.chance(0.5);
+    q.err_syndrome = gen.below(10);
+    const uint32_t qpn = gen.bits(24);
+    const bool mem_err = gen.chance(0.02);
+
+    const FlushOutcome want = flush_execute(qpn, q);
+    std::vector<Cqe> got;
+    Qpc cur = q;
+    std::string why;
+    if (mem_err) {
+      // The QPC was not read: nothing changes, no completion, try again.
+      const Probe::FlushStep st = probe.flush_step(qpn, q, true, true);
+      if (st.write || st.cqe || !st.more) why += " [memory error: must retry, change nothing]";
+    } else {
+      for (int n = 0; n < 40; ++n) {
+        const Probe::FlushStep st = probe.flush_step(qpn, cur, true, false);
+        if (st.cqe) got.push_back(*st.cqe);
+        if (st.write != st.cqe.has_value()) why += " [write without a completion or back]";
+        cur = st.after;
+        if (!st.more) break;
+      }
+      if (got != want.cqes) why += " [completions]";
+      if (cur != want.after) why += " [qpc after]";
+    }
+    if (probe.ctx->gotError()) why += " [RTL assertion failed]";
+    completions += want.cqes.size();
+    owed_nothing += want.cqes.empty();
+    failing_first += !want.cqes.empty() && want.cqes[0].status != WcStatus::WrFlushErr;
+    if (!why.empty() && ++mismatches <= kMaxPrinted) {
+      std::cout << "MISMATCH at flush " << i << ":" << why << "\n  qpc before:\n    "
+                << qpc_text(q) << "\n  model " << want.cqes.size() << " completions, rtl "
+                << got.size() << "\n  qpc after, model vs rtl:" << qpc_diff(want.after, cur)
+                << "\n  replay: QPM_SEED=" << run << " QPM_DP_CASES=" << (i + 1) * 20 << "\n";
+    }
+    if (probe.ctx->gotError()) break;
+  }
+  std::cout << "flushes: completions=" << completions << " failing_first=" << failing_first
+            << " owed_nothing=" << owed_nothing << ", mismatches: " << mismatches << std::endl;
+  CHECK(mismatches == 0);
+  if (cases < 1000) return;
+  CHECK(completions > cases);
+  CHECK(failing_first > cases / 20);
+  CHECK(owed_nothing > cases / 20);
 }

@@ -8,6 +8,13 @@
 // response leaves. Nothing is written unless the command succeeds, so a refused command
 // changes nothing. A memory error on either access ends the command with INT_ERR.
 //
+// A QP in ERR or SQE may still owe completions its flush has not sent yet
+// (docs/errors.md). Software sees those WQEs as completed already, so a command that
+// answers with the context (QUERY, PIN, UNPIN, an accepted MODIFY other than to RESET)
+// waits until the flush is done: FlushWait releases the lock for FlushPoll cycles, and
+// the context is read again. MODIFY to RESET and DESTROY do not wait: a reset stops the
+// flush.
+//
 // The next command waits in a one-entry lookahead register; while the current one
 // executes, the unit asks the cache to prefetch the next command's context (tag 1, no
 // data), so a miss of back-to-back commands overlaps the work before it. A prefetch
@@ -55,8 +62,10 @@ module qpm_cmd_unit #(
     CtxRequest = 3'd2,
     CtxWait    = 3'd3,
     Execute    = 3'd4,
-    Respond    = 3'd5
+    Respond    = 3'd5,
+    FlushWait  = 3'd6
   } fsm_e;
+  localparam int unsigned FlushPoll = 8;
 
   fsm_e                 fsm_q, fsm_d;
   logic                 next_valid_q, next_valid_d, next_fetched_q, next_fetched_d;
@@ -129,6 +138,22 @@ module qpm_cmd_unit #(
     destroyed_qpc           = '0;
     destroyed_qpc.epoch     = qpc_q.epoch + 8'd1;
   end
+
+  // The context still owes completions (qpm_flush_exec's rule), and the command must
+  // see them sent.
+  logic owes_flush, waits_for_flush;
+  assign owes_flush = qpc_q.valid
+                   && (((qpc_q.state == qpm_pkg::StErr)
+                        && (qpc_q.sq_ci != qpc_q.sq_pi || qpc_q.rq_ci != qpc_q.rq_pi))
+                       || ((qpc_q.state == qpm_pkg::StSqe) && qpc_q.sq_ci != qpc_q.sq_issued));
+  assign waits_for_flush = owes_flush
+                        && ((cmd_q.opcode == qpm_pkg::OpQueryQp)
+                            || (cmd_q.opcode == qpm_pkg::OpPinQp)
+                            || (cmd_q.opcode == qpm_pkg::OpUnpinQp)
+                            || ((cmd_q.opcode == qpm_pkg::OpModifyQp)
+                                && modify_status == qpm_pkg::StatusOk
+                                && modify_qpc.state != qpm_pkg::StReset));
+  logic [$clog2(FlushPoll)-1:0] poll_q, poll_d;
 
   // The decision: response, and whether and what to write back.
   qpm_pkg::rsp_t exec_rsp;
@@ -211,6 +236,7 @@ module qpm_cmd_unit #(
     next_fetched_d = next_fetched_q || (offer_pf && ctx_req_ready_i);
     ev_pending_d   = ev_pending_q && !event_ready_i;
     drains_d       = drains_q;
+    poll_d         = poll_q;
     if (cmd_valid_i && cmd_ready_o) begin
       next_valid_d   = 1'b1;
       next_cmd_d     = cmd_i;
@@ -284,7 +310,10 @@ module qpm_cmd_unit #(
         rsp_d = exec_rsp;
         fsm_d = Respond;
         drains_d = drains_now;
-        if (exec_write) begin
+        if (waits_for_flush) begin
+          fsm_d  = FlushWait;
+          poll_d = '0;
+        end else if (exec_write) begin
           qpc_d    = exec_qpc;
           ctx_op_d = qpm_pkg::CtxWrite;
           fsm_d    = CtxRequest;
@@ -298,6 +327,13 @@ module qpm_cmd_unit #(
 
       Respond: begin
         if (rsp_ready_i && !ev_pending_q) fsm_d = Idle;
+      end
+      FlushWait: begin
+        poll_d = poll_q + 1'b1;
+        if (32'(poll_q) == FlushPoll - 1) begin
+          ctx_op_d = qpm_pkg::CtxRead;
+          fsm_d    = CtxRequest;
+        end
       end
 
       default: fsm_d = Idle;
@@ -318,7 +354,9 @@ module qpm_cmd_unit #(
       pf_hold_q    <= 1'b0;
       ev_pending_q <= 1'b0;
       drains_q     <= 1'b0;
+      poll_q       <= '0;
     end else begin
+      poll_q       <= poll_d;
       drains_q     <= drains_d;
       pf_hold_q    <= offer_pf && !ctx_req_ready_i;
       ev_pending_q <= ev_pending_d;

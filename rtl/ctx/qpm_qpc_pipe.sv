@@ -289,6 +289,7 @@ module qpm_qpc_pipe #(
   logic                        p1_rsp_valid, p1_rsp_from_ram, p1_load, p1_rmw, p1_dp;
   qpm_pkg::dp_req_t            p1_dp_req;
   logic                        p1_db_q;       // the CtxDp in P1 is a doorbell
+  logic                        p1_flush_q;    // ... a flush step
   logic                        p1_write;      // this cycle's RAM write, all kinds
   logic [QpcW-1:0]             p1_write_data;
   logic [qpm_pkg::CtxTagW-1:0] p1_rsp_tag;
@@ -309,6 +310,7 @@ module qpm_qpc_pipe #(
       p1_dp           <= 1'b0;
       p1_dp_req       <= '0;
       p1_db_q         <= 1'b0;
+      p1_flush_q      <= 1'b0;
       p1_rsp_tag      <= '0;
       p1_rsp_status   <= qpm_pkg::CtxOk;
       p1_rline        <= '0;
@@ -335,6 +337,7 @@ module qpm_qpc_pipe #(
       // A doorbell is known by its requester's tag, never by an op code the datapath
       // port could carry.
       p1_db_q         <= r.tag == qpm_pkg::TagDoorbell;
+      p1_flush_q      <= qpm_pkg::tag_is_flush(r.tag);
       if (maint_rsp_valid_i) begin
         p1_rsp_tag    <= maint_rsp_tag_i;
         p1_rsp_status <= maint_rsp_status_i;
@@ -368,12 +371,14 @@ module qpm_qpc_pipe #(
 
   // ---- a datapath operation or doorbell decides (a miss answered without the RAM comes
   // here too: NO_QP for an unmapped QPN, MEM_ERR for a failed fill)
-  qpm_pkg::qpc_t        dp_qpc_in, dp_qpc_out, db_qpc_out;
+  qpm_pkg::qpc_t        dp_qpc_in, dp_qpc_out, db_qpc_out, fl_qpc_out;
   qpm_pkg::dp_rsp_t     dp_rsp;
   qpm_pkg::eqe_t        dp_event;
   qpm_pkg::doorbell_t   p1_db;
   qpm_pkg::dp_exec_rsp_t dp_answer;
   logic                 dp_exists, dp_mem_err, dp_write, dp_event_valid, db_refused, p1_is_db;
+  logic                 dp_flush_req, db_flush_req, fl_write, fl_cqe_valid, fl_more;
+  qpm_pkg::cqe_t        fl_cqe;
   assign dp_qpc_in  = p1_rdata;
   assign dp_exists  = p1_rmw && p1_rsp_status == qpm_pkg::CtxOk && dp_qpc_in.valid;
   assign dp_mem_err = p1_rsp_status == qpm_pkg::CtxMemErr;
@@ -391,26 +396,46 @@ module qpm_qpc_pipe #(
     .qpc_o         (dp_qpc_out),
     .write_o       (dp_write),
     .event_valid_o (dp_event_valid),
-    .event_o       (dp_event)
+    .event_o       (dp_event),
+    .flush_req_o   (dp_flush_req)
   );
   qpm_doorbell_exec u_db_exec (
     .db_i      (p1_db),
     .exists_i  (dp_exists),
     .qpc_i     (dp_qpc_in),
-    .refused_o (db_refused),
-    .qpc_o     (db_qpc_out)
+    .refused_o   (db_refused),
+    .qpc_o       (db_qpc_out),
+    .flush_req_o (db_flush_req)
+  );
+  qpm_flush_exec u_flush_exec (
+    .qpn_i       (p1_dp_req.qpn),
+    .exists_i    (dp_exists),
+    .mem_err_i   (dp_mem_err),
+    .qpc_i       (dp_qpc_in),
+    .qpc_o       (fl_qpc_out),
+    .write_o     (fl_write),
+    .cqe_valid_o (fl_cqe_valid),
+    .cqe_o       (fl_cqe),
+    .more_o      (fl_more)
   );
 
   always_comb begin
     dp_answer             = '0;
     dp_answer.rsp         = dp_rsp;
-    dp_answer.event_valid = dp_event_valid && !p1_is_db;
+    dp_answer.event_valid = dp_event_valid && !p1_is_db && !p1_flush_q;
     dp_answer.event_data  = dp_event;
     dp_answer.db_refused  = p1_is_db && db_refused;
+    dp_answer.flush_req   = p1_flush_q ? 1'b0 : p1_is_db ? db_flush_req : dp_flush_req;
+    dp_answer.cqe_valid   = p1_flush_q && fl_cqe_valid;
+    dp_answer.cqe         = fl_cqe;
+    dp_answer.flush_more  = p1_flush_q && fl_more;
   end
 
-  assign p1_write      = p1_we || (p1_rmw && (p1_is_db ? !db_refused : dp_write));
-  assign p1_write_data = !p1_rmw ? p1_wdata : p1_is_db ? db_qpc_out : dp_qpc_out;
+  logic p1_rmw_write;
+  assign p1_rmw_write  = p1_flush_q ? fl_write : p1_is_db ? !db_refused : dp_write;
+  assign p1_write      = p1_we || (p1_rmw && p1_rmw_write);
+  assign p1_write_data = !p1_rmw ? p1_wdata : p1_flush_q ? fl_qpc_out
+                       : p1_is_db ? db_qpc_out : dp_qpc_out;
   assign dirty_p1_o    = p1_rmw && p1_write;
   assign excl_p1_o     = p1_rmw;
   assign p1_line_o     = p1_wline;

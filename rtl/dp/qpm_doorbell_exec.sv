@@ -8,19 +8,31 @@
 // pi += count modulo 2^16, in every other state, ERR included (SQ WQEs posted in SQD or
 // SQE wait; the flush of WQEs posted in ERR is SPEC §7's). A doorbell of count 0 that
 // is not refused changes nothing.
+//
+// In ERR and SQE the queue is measured as software sees it (docs/errors.md): every WQE
+// a flush owes has already completed, however far the flush engine has got. In ERR
+// nothing stays queued, so only a count beyond the queue's size overflows (and, as a
+// guard no software that respects its queue size reaches, a count that would carry pi
+// a whole 2^16 ahead of the flush cursor ci). In SQE the SQ's owed WQEs end at
+// sq_issued, so the SQ is measured from there.
 module qpm_doorbell_exec (
   input  qpm_pkg::doorbell_t db_i,
   input  logic               exists_i,   // QPN below the limit, page mapped, QPC valid
   input  qpm_pkg::qpc_t      qpc_i,      // the QPC before the doorbell
   output logic               refused_o,
-  output qpm_pkg::qpc_t      qpc_o       // the QPC after (qpc_i when refused)
+  output qpm_pkg::qpc_t      qpc_o,      // the QPC after (qpc_i when refused)
+  output logic               flush_req_o // WQEs posted in ERR: the flush owes them
 );
 
   // The queue's indices and size.
-  logic [15:0] pi, ci;
+  logic [15:0] pi, ci, cursor;
   logic [4:0]  log_size;
+  logic        st_err, st_sqe;
+  assign st_err   = qpc_i.state == qpm_pkg::StErr;
+  assign st_sqe   = qpc_i.state == qpm_pkg::StSqe;
   assign pi       = db_i.rq ? qpc_i.rq_pi       : qpc_i.sq_pi;
-  assign ci       = db_i.rq ? qpc_i.rq_ci       : qpc_i.sq_ci;
+  assign cursor   = db_i.rq ? qpc_i.rq_ci       : qpc_i.sq_ci;
+  assign ci       = (!db_i.rq && st_sqe) ? qpc_i.sq_issued : cursor;
   assign log_size = db_i.rq ? qpc_i.log_rq_size : qpc_i.log_sq_size;
 
   // Posting allowed: the RQ in any state but RESET, the SQ from RTS on (RTS, SQD, SQE,
@@ -53,7 +65,15 @@ module qpm_doorbell_exec (
   assign m        = {y[17:16] - {1'b0, no_wrap}, y[15:0]};
   assign overflow = !m[17] && ((m[16:0] & at_or_above) != '0);
 
-  assign refused_o = !exists_i || state_refuses || overflow;
+  // ERR: the count alone against the size, and the 16-bit guard on the flush's lag.
+  logic [16:0] size, lag_total;
+  logic        err_overflow;
+  assign size         = (log_size >= 5'd17) ? '1 : (17'd1 << log_size);
+  assign lag_total    = {1'b0, pi - cursor} + {1'b0, db_i.count};
+  assign err_overflow = ({1'b0, db_i.count} > size) || lag_total > 17'hffff;
+
+  assign refused_o = !exists_i || state_refuses || (st_err ? err_overflow : overflow);
+  assign flush_req_o = !refused_o && st_err && db_i.count != '0;
 
   logic [15:0] pi_next;
   assign pi_next = pi + db_i.count;

@@ -31,7 +31,8 @@ module qpm_dp_exec (
   output qpm_pkg::qpc_t    qpc_o,          // the QPC after the operation
   output logic             write_o,        // qpc_o differs from qpc_i (or may)
   output logic             event_valid_o,
-  output qpm_pkg::eqe_t    event_o
+  output qpm_pkg::eqe_t    event_o,
+  output logic             flush_req_o     // the QP entered ERR or SQE: it owes completions
 );
 
   // ---------------------------------------------------------------------------------
@@ -131,6 +132,11 @@ module qpm_dp_exec (
   qpm_pkg::dp_effects_t fx;
   assign fx = psn_miss ? rx_psn_miss_out.fx : early.fx;
 
+  // The causes whose WQE completes with its own status: every requester-side fault
+  // (TIMEOUT/RNR_NAK exhausted, RX_NAK, LOCAL_ERR); a responder-side NAK names no WQE.
+  logic requester_fault;
+  assign requester_fault = fx.fail_syn >= qpm_pkg::SynRetryExc;
+
   logic ack_ok;  // fx.ack already implies RX_ACK on RC in RTS/SQD
   assign ack_ok = fx.ack && !ack_count;
 
@@ -212,16 +218,24 @@ module qpm_dp_exec (
     if      (fx.dma_inc) qpc_o.dma_inflight = dma_inc;
     else if (fx.dma_dec) qpc_o.dma_inflight = dma_dec;
 
-    // Hardware moves (no queue index changes: completing the failing WQE and flushing
-    // the rest is the flush's job, SPEC §7).
+    // Hardware moves. Completing the failing WQE and flushing the rest is the flush
+    // engine's job (SPEC §7, docs/errors.md): a requester-side error names WQE sq_ci,
+    // which completes first with the error's status (sq_err_pending); a move to SQE
+    // fixes the end of the SQ flush at today's sq_pi in sq_issued, so WQEs posted in SQE
+    // wait for the return to RTS instead of being flushed.
     if (fx.to_err) begin
-      qpc_o.state        = qpm_pkg::StErr;
-      qpc_o.err_syndrome = fx.fail_syn;
+      qpc_o.state          = qpm_pkg::StErr;
+      qpc_o.err_syndrome   = fx.fail_syn;
+      qpc_o.sq_err_pending = requester_fault;
     end else if (fx.to_sqe) begin
-      qpc_o.state        = qpm_pkg::StSqe;
-      qpc_o.err_syndrome = fx.fail_syn;
+      qpc_o.state          = qpm_pkg::StSqe;
+      qpc_o.err_syndrome   = fx.fail_syn;
+      qpc_o.sq_err_pending = requester_fault;
+      qpc_o.sq_issued      = qpc_i.sq_pi;
     end
   end
+
+  assign flush_req_o = fx.to_err || fx.to_sqe;
 
   assign write_o = fx.write && !ack_count;
 

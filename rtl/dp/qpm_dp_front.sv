@@ -2,13 +2,18 @@
 // and the answers and events behind it (SPEC.md §2, §6, §11; docs/datapath.md).
 //
 //   datapath port ─┐                       ┌─► datapath responses (FIFO, DpRspDepth)
-//   doorbell port ─┼─► one request a cycle ─► QP cache pipeline ─┼─► EQE port (FIFO, EqDepth)
-//   command unit ──┘   (priority, aging)                           └─► command unit
+//   doorbell port ─┤                       ├─► EQE port (FIFO, EqDepth)
+//   command unit ──┼─► one request a cycle ─► QP cache pipeline ─┼─► CQE port (FIFO, CqeDepth)
+//   flush engine ──┘   (priority, aging)                           ├─► command unit
+//                                                                  └─► flush engine
 //
-// Priority: datapath, then doorbells, then the command unit, except that a command
-// request, then a doorbell, that has waited CmdMaxWait cycles goes first: under a
-// saturated datapath a command waits at most CmdMaxWait cycles for the pipeline, a
-// doorbell at most 2 x CmdMaxWait (docs/datapath.md).
+// Priority: datapath, then doorbells, then the command unit, then flush steps, except
+// that a command request, then a doorbell, that has waited CmdMaxWait cycles goes
+// first: under a saturated datapath a command waits at most CmdMaxWait cycles for the
+// pipeline, a doorbell at most 2 x CmdMaxWait (docs/datapath.md). Flush steps take only
+// cycles nobody else wants, so a flush never delays another QP's operation; a step is
+// offered only with room reserved for its CQE (the same credits as below), so a slow
+// CQE consumer slows only the flush (docs/errors.md).
 // A datapath operation is admitted only with room reserved for its answer in the
 // response FIFO and for an event in the EQ FIFO (credits: operations in flight plus
 // FIFO contents never exceed the depth), so the pipeline never has to stall on a full
@@ -27,8 +32,11 @@ module qpm_dp_front #(
   parameter int unsigned DpRspDepth = 16,
   parameter int unsigned EqDepth    = 16,
   parameter int unsigned CmdMaxWait = 16,
+  parameter int unsigned CqeDepth   = 8,
+  parameter int unsigned FlushSlots = 4,
   localparam int unsigned RspCntW = $clog2(DpRspDepth) + 1,
-  localparam int unsigned EqCntW  = $clog2(EqDepth) + 1
+  localparam int unsigned EqCntW  = $clog2(EqDepth) + 1,
+  localparam int unsigned CqeCntW = $clog2(CqeDepth) + 1
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -47,6 +55,11 @@ module qpm_dp_front #(
   output logic                    eqe_valid_o,
   input  logic                    eqe_ready_i,
   output qpm_pkg::eqe_t           eqe_o,
+  // CQE port: flush and error completions
+  output logic                    cqe_valid_o,
+  input  logic                    cqe_ready_i,
+  output qpm_pkg::cqe_t           cqe_o,
+  input  logic [31:0]             qpn_limit_i,
   // events of the command unit
   input  logic                    cmd_ev_valid_i,
   output logic                    cmd_ev_ready_o,
@@ -70,18 +83,23 @@ module qpm_dp_front #(
   // one pulse per event: a DROP (by reason), a refused doorbell, an event raised
   output logic [qpm_pkg::NumDropReasons-1:0] drop_o,
   output logic                    db_refused_o,
-  output logic                    event_o
+  output logic                    event_o,
+  output logic                    cqe_sent_o,       // a CQE left on the port ...
+  output logic                    wqe_flushed_o,    // ... with status WR_FLUSH_ERR
+  output logic                    flush_overflow_o, // a QP to flush found every slot taken
+  output logic                    flush_busy_o
 );
 
   if (DpRspDepth > 128 || EqDepth > 128) begin : gen_bad_depth
     $error("DpRspDepth and EqDepth must be at most 128 (the 8-bit in-flight count)");
   end
 
-  typedef enum logic [1:0] {
-    GNone = 2'd0,
-    GDp   = 2'd1,
-    GDb   = 2'd2,
-    GCmd  = 2'd3
+  typedef enum logic [2:0] {
+    GNone  = 3'd0,
+    GDp    = 3'd1,
+    GDb    = 3'd2,
+    GCmd   = 3'd3,
+    GFlush = 3'd4
   } grant_e;
 
   // ---- credits
@@ -92,15 +110,31 @@ module qpm_dp_front #(
   assign dp_credit = 32'(inflight_q) + 32'(rsp_count) < DpRspDepth
                   && 32'(inflight_q) + 32'(eq_count) < EqDepth;
 
+  // ---- the flush engine and the CQE credits: flush steps in flight plus the CQE
+  // FIFO's contents never exceed its depth
+  logic [CqeCntW-1:0] cqe_count;
+  logic [7:0]         fl_inflight_q;
+  logic               fl_credit;
+  assign fl_credit = 32'(fl_inflight_q) + 32'(cqe_count) < CqeDepth;
+
+  logic                    fl_step_valid, fl_step_ready;
+  logic [qpm_pkg::QpnW-1:0] fl_step_qpn;
+  logic [qpm_pkg::CtxTagW-1:0] fl_step_tag;
+  logic                    fl_req_a, fl_req_b, fl_engine_busy;
+  // A flush step as the pipeline carries it: a dp_req_t naming only the QPN.
+  logic [$bits(dp_req_i)-1:0] fl_step_as_op;
+  assign fl_step_as_op = {8'b0, fl_step_qpn, {($bits(dp_req_i) - 8 - qpm_pkg::QpnW){1'b0}}};
+
   // ---- arbitration with aging and a lock
   grant_e grant, lock_q;
   logic [$clog2(CmdMaxWait + 1)-1:0] cmd_wait_q, db_wait_q;
   logic cmd_aged, db_aged;
   assign cmd_aged = 32'(cmd_wait_q) >= CmdMaxWait;
   assign db_aged  = 32'(db_wait_q) >= CmdMaxWait;
-  logic dp_locked, db_locked;
+  logic dp_locked, db_locked, fl_locked;
   assign dp_locked = lock_valid_i && dp_req_i.qpn == lock_qpn_i;
   assign db_locked = lock_valid_i && db_i.qpn == lock_qpn_i;
+  assign fl_locked = lock_valid_i && fl_step_qpn == lock_qpn_i;
   always_comb begin
     if (lock_q != GNone)                                 grant = lock_q;
     else if (cmd_req_valid_i && cmd_aged)                grant = GCmd;
@@ -108,6 +142,7 @@ module qpm_dp_front #(
     else if (dp_req_valid_i && dp_credit && !dp_locked)  grant = GDp;
     else if (db_valid_i && !db_locked)                   grant = GDb;
     else if (cmd_req_valid_i)                 grant = GCmd;
+    else if (fl_step_valid && fl_credit && !fl_locked) grant = GFlush;
     else                                      grant = GNone;
   end
 
@@ -133,6 +168,12 @@ module qpm_dp_front #(
         ctx_req_o.wdata = qpm_pkg::QpcW'(db_as_op);
       end
       GCmd: ctx_req_o = cmd_req_i;
+      GFlush: begin
+        ctx_req_o.tag   = fl_step_tag;
+        ctx_req_o.op    = qpm_pkg::CtxDp;
+        ctx_req_o.index = fl_step_qpn;
+        ctx_req_o.wdata = qpm_pkg::QpcW'(fl_step_as_op);
+      end
       default: ;
     endcase
   end
@@ -140,6 +181,7 @@ module qpm_dp_front #(
   assign dp_req_ready_o  = grant == GDp && ctx_req_ready_i;
   assign db_ready_o      = grant == GDb && ctx_req_ready_i;
   assign cmd_req_ready_o = grant == GCmd && ctx_req_ready_i;
+  assign fl_step_ready   = grant == GFlush && ctx_req_ready_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -157,11 +199,12 @@ module qpm_dp_front #(
 
   // ---- answers
   qpm_pkg::dp_exec_rsp_t answer;
-  logic                  rsp_dp, rsp_db, rsp_cmd, dp_ev_push;
+  logic                  rsp_dp, rsp_db, rsp_cmd, rsp_fl, dp_ev_push;
   assign answer          = ctx_rsp_i.rdata[$bits(answer)-1:0];
   assign rsp_dp          = ctx_rsp_valid_i && ctx_rsp_i.tag == qpm_pkg::TagDp;
   assign rsp_db          = ctx_rsp_valid_i && ctx_rsp_i.tag == qpm_pkg::TagDoorbell;
-  assign rsp_cmd         = ctx_rsp_valid_i && !rsp_dp && !rsp_db;
+  assign rsp_fl          = ctx_rsp_valid_i && qpm_pkg::tag_is_flush(ctx_rsp_i.tag);
+  assign rsp_cmd         = ctx_rsp_valid_i && !rsp_dp && !rsp_db && !rsp_fl;
   assign cmd_rsp_valid_o = rsp_cmd;
   assign cmd_rsp_o       = ctx_rsp_i;
   assign dp_ev_push      = rsp_dp && answer.event_valid;
@@ -170,6 +213,60 @@ module qpm_dp_front #(
     if (!rst_ni) inflight_q <= '0;
     else         inflight_q <= inflight_q + 8'(dp_req_valid_i && dp_req_ready_o) - 8'(rsp_dp);
   end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fl_inflight_q <= '0;
+    else         fl_inflight_q <= fl_inflight_q + 8'(fl_step_valid && fl_step_ready) - 8'(rsp_fl);
+  end
+
+  // A command's write of ERR (MODIFY to ERR) starts its QP's flush; the step is granted
+  // after the write, so it reads the QPC the write left.
+  assign fl_req_a = grant == GCmd && ctx_req_ready_i && cmd_req_i.op == qpm_pkg::CtxWrite
+                 && cmd_req_i.wdata.valid && cmd_req_i.wdata.state == qpm_pkg::StErr;
+  assign fl_req_b = (rsp_dp || rsp_db) && answer.flush_req;
+
+  qpm_flush_engine #(
+    .Slots (FlushSlots)
+  ) u_flush_engine (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .qpn_limit_i   (qpn_limit_i),
+    .req_a_valid_i (fl_req_a),
+    .req_a_qpn_i   (cmd_req_i.index),
+    .req_b_valid_i (fl_req_b),
+    .req_b_qpn_i   (answer.rsp.qpn),
+    .step_valid_o  (fl_step_valid),
+    .step_ready_i  (fl_step_ready),
+    .step_qpn_o    (fl_step_qpn),
+    .step_tag_o    (fl_step_tag),
+    .ans_valid_i   (rsp_fl),
+    .ans_tag_i     (ctx_rsp_i.tag),
+    .ans_qpn_i     (answer.rsp.qpn),
+    .ans_more_i    (answer.flush_more),
+    .overflow_o    (flush_overflow_o),
+    .busy_o        (fl_engine_busy)
+  );
+  // Busy until every step is answered and every CQE has left the port.
+  assign flush_busy_o = fl_engine_busy || fl_inflight_q != '0 || cqe_valid_o;
+
+  logic cqe_push, cqe_fifo_ready;
+  assign cqe_push = rsp_fl && answer.cqe_valid;
+  qpm_fifo #(
+    .Width ($bits(cqe_o)),
+    .Depth (CqeDepth)
+  ) u_cqe_fifo (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (cqe_push),
+    .in_ready_o  (cqe_fifo_ready),
+    .in_data_i   (answer.cqe),
+    .out_valid_o (cqe_valid_o),
+    .out_ready_i (cqe_ready_i),
+    .out_data_o  (cqe_o),
+    .count_o     (cqe_count)
+  );
+  assign cqe_sent_o    = cqe_valid_o && cqe_ready_i;
+  assign wqe_flushed_o = cqe_sent_o && cqe_o.status == qpm_pkg::WcWrFlushErr;
 
   logic rsp_fifo_ready;
   qpm_fifo #(
@@ -221,6 +318,9 @@ module qpm_dp_front #(
   // Credits make room for every answer and event of an admitted operation.
   `QPM_ASSERT_IMPL(RspRoom_A, rsp_dp, rsp_fifo_ready)
   `QPM_ASSERT_IMPL(EqRoom_A, eq_in_valid, eq_in_ready)
+  `QPM_ASSERT_IMPL(CqeRoom_A, cqe_push, cqe_fifo_ready)
+  // Only flush steps complete WQEs, and a flush step raises no event.
+  `QPM_ASSERT_IMPL(FlushNoEvent_A, rsp_fl, !answer.event_valid)
   // The requesters hold their requests until taken (AXI rule).
   `QPM_ASSERT_NEXT(DpReqStable_A, dp_req_valid_i && !dp_req_ready_o, dp_req_valid_i
                              && $stable(dp_req_i))

@@ -83,7 +83,9 @@ void DoorbellTracker::on_probe_response(uint32_t qpn, const Response &rsp, uint6
     return;
   Record &r = it->second;
   const Qpc &now = model_.qpc(qpn);
-  const Qpc posted = doorbell_execute(now, true, r.db).after;
+  // Posted in ERR, the new WQEs are flushed at once (SPEC §7): the probe, which waits
+  // for the flush, shows them completed.
+  const Qpc posted = flush_execute(qpn, doorbell_execute(now, true, r.db).after).after;
   if (rsp.status == Status::Ok && rsp.qpc == posted) {
     model_.doorbell(r.db);
     resolve(qpn, false);

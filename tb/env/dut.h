@@ -118,6 +118,14 @@ class Dut {
   virtual void set_eqe_ready(bool v) = 0;
   virtual bool eqe_ready() const = 0;
   virtual BitVec eqe() const = 0;
+  // CQE port (SPEC §2, §7): cqe_t
+  virtual bool cqe_valid() const = 0;
+  virtual void set_cqe_ready(bool v) = 0;
+  virtual bool cqe_ready() const = 0;
+  virtual BitVec cqe() const = 0;
+  virtual bool flush_busy() const = 0;
+  // Backdoor: CQEs waiting in the CQE FIFO (the one on the port included).
+  virtual unsigned cqe_fifo_count() const = 0;
   // AXI4 memory port (qpm_top is the master)
   virtual AxiMasterOut mem_out() const = 0;
   virtual void set_mem_in(const AxiSlaveOut &in) = 0;

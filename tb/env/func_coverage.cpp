@@ -37,6 +37,7 @@ const std::vector<std::pair<const char *, const char *>> kCacheBins = {
     {"cache.writeback", "writebacks"}, {"cache.dir_hit", "dir_hits"},
     {"cache.refused", "refused"},   {"cache.mem_error", "mem_errors"},
     {"cache.miss_wait", "miss_waits"},
+    {"flush.overflow", "flush_overflows"},
 };
 
 // What each datapath operation can answer (SPEC §6, docs/datapath.md), and why it can
@@ -114,6 +115,17 @@ FuncCoverage::FuncCoverage() {
       bins_[fmt::format("doorbell.{}.{}", q, outcome)] = 0;
     }
   }
+  // SPEC §7: a send WQE completes with any of the statuses, a receive WQE only flushed.
+  for (WcStatus s : {WcStatus::WrFlushErr, WcStatus::LocQpOpErr, WcStatus::RemInvReqErr,
+                     WcStatus::RemAccessErr, WcStatus::RemOpErr, WcStatus::RetryExcErr,
+                     WcStatus::RnrRetryExcErr}) {
+    bins_[fmt::format("cqe.SQ.{}", to_string(s))] = 0;
+  }
+  bins_["cqe.RQ.WR_FLUSH_ERR"] = 0;
+}
+
+void FuncCoverage::sample_cqe(const Cqe &c) {
+  hit(fmt::format("cqe.{}.{}", c.rq ? "RQ" : "SQ", to_string(c.status)));
 }
 
 void FuncCoverage::sample_dp(const DpRequest &req, const DpResponse &rsp) {

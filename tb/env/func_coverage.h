@@ -17,7 +17,9 @@
 //   event.<SOURCE>.<TYPE>             each event type by what raises it (an operation,
 //                                     or MODIFY_QP for SQ_DRAINED at RTS->SQD)
 //   doorbell.<SQ|RQ>.<POSTED|REFUSED> doorbells by queue and outcome
-// CQE statuses join with the flush (SPEC §7).
+//   cqe.<SQ|RQ>.<STATUS>              completions by queue and status (SPEC §7)
+//   flush.overflow                    a QP to flush found every flush slot taken (the
+//                                     scan), from the CSR counter
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "datapath.h"
+#include "flush.h"
 #include "qpm_types.h"
 
 namespace qpm {
@@ -40,6 +43,8 @@ class FuncCoverage {
   void sample_dp(const DpRequest &req, const DpResponse &rsp);
   // An event raised by source (an operation name, or MODIFY_QP).
   void sample_event(const std::string &source, const Event &e);
+  // A completion taken off the CQE port.
+  void sample_cqe(const Cqe &c);
   // A doorbell taken: its queue and whether it was refused.
   void sample_doorbell(bool rq, bool refused);
   // The CSR counters at the end of a run, in kCounterNames order with their names.

@@ -102,6 +102,15 @@ void visit_doorbell_fields(R &r, Visit visit) {
 }
 
 template <class R, class Visit>
+void visit_cqe_fields(R &r, Visit visit) {
+  visit(24, r.cqn);
+  visit(24, r.qpn);
+  visit(1, r.rq);
+  visit(16, r.wqe_index);
+  visit(8, r.status);
+}
+
+template <class R, class Visit>
 void visit_event_fields(R &r, Visit visit) {
   visit(1, r.is_port);
   visit(24, r.qpn);
@@ -184,6 +193,12 @@ BitVec encode_event(const Event &ev) {
 }
 Event decode_event(const BitVec &bits) {
   return decode_record<Event>(bits, [](Event &r, auto v) { visit_event_fields(r, v); });
+}
+BitVec encode_cqe(const Cqe &c) {
+  return encode_record(c, kCqeBits, [](const Cqe &r, auto v) { visit_cqe_fields(r, v); });
+}
+Cqe decode_cqe(const BitVec &bits) {
+  return decode_record<Cqe>(bits, [](Cqe &r, auto v) { visit_cqe_fields(r, v); });
 }
 
 BitVec encode_command(const Command &cmd) {

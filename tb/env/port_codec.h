@@ -7,6 +7,7 @@
 #pragma once
 
 #include "datapath.h"
+#include "flush.h"
 #include "qpm_types.h"
 
 namespace qpm {
@@ -17,6 +18,7 @@ constexpr unsigned kDpReqBits = 154;    // dp_req_t
 constexpr unsigned kDpRspBits = 127;    // dp_rsp_t
 constexpr unsigned kDoorbellBits = 41;  // doorbell_t
 constexpr unsigned kEqeBits = 38;       // eqe_t
+constexpr unsigned kCqeBits = 73;       // cqe_t
 
 BitVec encode_command(const Command &cmd);
 // What crossed the pins, read back: decode_command(encode_command(c)) encodes to the same
@@ -35,5 +37,7 @@ BitVec encode_doorbell(const Doorbell &db);
 Doorbell decode_doorbell(const BitVec &bits);
 BitVec encode_event(const Event &ev);
 Event decode_event(const BitVec &bits);
+BitVec encode_cqe(const Cqe &c);
+Cqe decode_cqe(const BitVec &bits);
 
 }  // namespace qpm

@@ -14,7 +14,8 @@ const std::vector<const char *> kCounterNames = {
     "walks",        "dir_hits",      "refused",       "mem_errors",  "miss_waits",
     "csr_refused",  "drop_no_qp",    "drop_state",    "drop_type",   "drop_opcode",
     "drop_qkey",    "drop_psn",      "drop_seq",      "drop_access", "drop_no_wqe",
-    "drop_count",   "drop_stale",    "drop_mem_err",  "db_refused",  "events"};
+    "drop_count",   "drop_stale",    "drop_mem_err",  "db_refused",  "events",
+    "cqes",         "wqes_flushed",  "flush_overflows"};
 
 size_t counter_index(const std::string &name) {
   for (size_t i = 0; i < kCounterNames.size(); ++i) {
@@ -73,6 +74,9 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       eqe_sink_(
           dp_rng_, eqe_pins(), [this](const BitVec &b) { events_.arrived(decode_event(b)); },
           opt.eqe_stall_prob),
+      cqe_sink_(
+          dp_rng_, cqe_pins(), [this](const BitVec &b) { cqes_.arrived(decode_cqe(b)); },
+          opt.cqe_stall_prob),
       housekeeping_(*this) {
   dp_tag_qpn_.fill(-1);
   if (opt.doorbell_order_known && opt.mem.read_error_rate == 0.0) {
@@ -91,6 +95,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   tb_.add(&db_driver_);
   tb_.add(&db_monitor_);
   tb_.add(&eqe_sink_);
+  tb_.add(&cqe_sink_);
   tb_.add(&streams_);
   tb_.add(&housekeeping_);
   memory_.set_observer([this](char dir, uint64_t addr, bool error, uint32_t id) {
@@ -236,6 +241,18 @@ void QpmEnv::on_response(const Response &rsp) {
   for (const Event &e : model_.take_events()) {
     events_.expect(e, pushed ? opcode_name(pushed->cmd.opcode_byte()) : "COMMAND");
   }
+  take_model_cqes();
+  // A reset or destroy stops the QP's flush: what it still owed may never come.
+  if (pushed && rsp.status == Status::Ok && !pushed->cmd.use_raw_op) {
+    const Command &c = pushed->cmd;
+    const bool to_reset = c.op == Opcode::ModifyQp && (c.attr_mask & attr::kState) &&
+                          c.qp_state == static_cast<uint32_t>(QpState::Reset);
+    // Everything the old incarnation will emit is in the CQE FIFO by now (docs/errors.md);
+    // two more for a CQE that left in this very cycle.
+    if (to_reset || c.op == Opcode::DestroyQp) {
+      cqes_.cut(c.qpn & kPsnMask, cqes_.delivered() + tb_.dut().cqe_fifo_count() + 2);
+    }
+  }
   if (!pushed || !pushed->probe) {
     user_response_ = scoreboard_.last_response();
     user_expected_ = scoreboard_.last_expected();
@@ -302,7 +319,12 @@ size_t QpmEnv::global_commands_in_flight() const {
 bool QpmEnv::idle() const {
   return driver_.idle() && pushed_.empty() && scoreboard_.outstanding() == 0 &&
          dp_driver_.idle() && dp_tags_in_use_ == 0 && db_driver_.idle() &&
-         doorbells_.pending() == 0 && events_.outstanding() == 0;
+         doorbells_.pending() == 0 && events_.outstanding() == 0 && cqes_.outstanding() == 0 &&
+         !tb_.dut().flush_busy();
+}
+
+void QpmEnv::take_model_cqes() {
+  for (const Cqe &c : model_.take_cqes()) cqes_.expect(c);
 }
 
 void QpmEnv::set_coverage(FuncCoverage *coverage) {
@@ -311,9 +333,11 @@ void QpmEnv::set_coverage(FuncCoverage *coverage) {
   dp_scoreboard_.set_coverage(coverage);
   doorbells_.set_coverage(coverage);
   events_.set_coverage(coverage);
+  cqes_.set_coverage(coverage);
 }
 
 void QpmEnv::housekeeping() {
+  take_model_cqes();  // the datapath's and the doorbells' flushes
   error_history_.push_back(memory_.failed_read_completions().size());
   if (error_history_.size() > kErrorReachCycles) error_history_.pop_front();
   // Doorbells waiting for a probe get one as soon as their QPN has no command in
@@ -354,7 +378,7 @@ void QpmEnv::finish_csr_poll() {
 void QpmEnv::wait_until(const std::function<bool()> &done, const char *what) {
   auto progress = [this] {
     return scoreboard_.checked() + dp_scoreboard_.checked() + events_.delivered() +
-           doorbells_.posted() + doorbells_.refused();
+           cqes_.delivered() + doorbells_.posted() + doorbells_.refused();
   };
   uint64_t last_progress = tb_.cycles(), seen = progress();
   while (!done()) {
@@ -364,16 +388,18 @@ void QpmEnv::wait_until(const std::function<bool()> &done, const char *what) {
       last_progress = tb_.cycles();
     }
     if (tb_.cycles() - last_progress > opt_.timeout_cycles) {
-      // Only events missing: final_check names them; everything else is a hang.
-      if (events_.outstanding() > 0 && driver_.idle() && pushed_.empty() &&
+      // Only events or completions missing: final_check names them; everything else
+      // is a hang.
+      if ((events_.outstanding() > 0 || cqes_.outstanding() > 0) && driver_.idle() &&
+          pushed_.empty() &&
           dp_tags_in_use_ == 0 && doorbells_.pending() == 0) {
         return;
       }
       throw std::runtime_error(fmt::format(
-          "timeout: {} ({} commands, {} datapath operations, {} doorbells, {} events "
-          "outstanding) for {} cycles",
+          "timeout: {} ({} commands, {} datapath operations, {} doorbells, {} events, {} "
+          "completions outstanding) for {} cycles",
           what, pushed_.size(), dp_tags_in_use_, doorbells_.pending(), events_.outstanding(),
-          opt_.timeout_cycles));
+          cqes_.outstanding(), opt_.timeout_cycles));
     }
   }
 }
@@ -507,6 +533,7 @@ std::vector<std::string> QpmEnv::final_check() {
     add(fmt::format("{} datapath operations never answered", dp_scoreboard_.outstanding()));
   }
   for (const auto &p : events_.problems()) add("events: " + p);
+  for (const auto &p : cqes_.problems()) add("cqes: " + p);
   for (const auto &p : doorbells_.problems()) add("doorbells: " + p);
   if (tb_.assertion_failed()) add("an RTL assertion failed");
   return problems;
@@ -535,6 +562,10 @@ std::vector<std::string> QpmEnv::counter_check() {
   }
   expect("db_refused (vs refusals predicted)", value("db_refused"), doorbells_.expected_refused());
   expect("events (vs events the model raised)", value("events"), events_.raised());
+  expect("cqes (vs CQEs taken off the port)", value("cqes"), cqes_.delivered());
+  const auto &cq = cqes_.counts();
+  expect("wqes_flushed (vs WR_FLUSH_ERR CQEs taken)", value("wqes_flushed"),
+         cq.count(WcStatus::WrFlushErr) ? cq.at(WcStatus::WrFlushErr) : 0);
   const auto &counts = scoreboard_.status_counts();
   const auto int_err = counts.count(Status::IntErr) ? counts.at(Status::IntErr) : 0;
   if (int_err > value("mem_errors")) {

@@ -17,6 +17,7 @@
 #include "axi_memory.h"
 #include "axil_master.h"
 #include "command_agent.h"
+#include "cqe_checker.h"
 #include "doorbell_tracker.h"
 #include "dp_scoreboard.h"
 #include "golden_model.h"
@@ -63,6 +64,7 @@ struct EnvOptions {
   double dp_idle_prob = 0.0;        // chance of an idle cycle before a datapath op or doorbell
   double dp_rsp_stall_prob = 0.0;   // chance dp_rsp_ready is low in a cycle
   double eqe_stall_prob = 0.0;      // chance eqe_ready is low in a cycle
+  double cqe_stall_prob = 0.0;      // chance cqe_ready is low in a cycle
   // Doorbells and datapath operations of one QPN apply in the order taken, as
   // docs/datapath.md promises: the model applies each doorbell in that order. Off, or
   // with read errors injected, the harness finds out what the RTL did with each
@@ -160,9 +162,11 @@ class QpmEnv {
   Scoreboard &scoreboard() { return scoreboard_; }
   DpScoreboard &dp_scoreboard() { return dp_scoreboard_; }
   EventChecker &events() { return events_; }
+  CqeChecker &cqes() { return cqes_; }
   const DoorbellTracker &doorbells() const { return doorbells_; }
   StreamSink &dp_response_sink() { return dp_sink_; }
   StreamSink &eqe_sink() { return eqe_sink_; }
+  StreamSink &cqe_sink() { return cqe_sink_; }
   std::mt19937_64 &dp_rng() { return dp_rng_; }
   const StreamChecker &streams() const { return streams_; }
   AxiLiteMaster &csr_master() { return csr_; }
@@ -201,6 +205,8 @@ class QpmEnv {
   void on_response(const Response &rsp);
   void on_dp_response(const DpResponse &rsp);
   void housekeeping();
+  // The completions the model predicted since the last call, to the CQE checker.
+  void take_model_cqes();
   void finish_csr_poll();
   void wait_csr();
   void wait_until(const std::function<bool()> &done, const char *what);
@@ -219,6 +225,7 @@ class QpmEnv {
   CommandMonitor cmd_monitor_;
   ResponseMonitor monitor_;
   EventChecker events_;
+  CqeChecker cqes_;
   DpScoreboard dp_scoreboard_;
   DoorbellTracker doorbells_;
   StreamDriver dp_driver_;
@@ -227,6 +234,7 @@ class QpmEnv {
   StreamDriver db_driver_;
   StreamMonitor db_monitor_;
   StreamSink eqe_sink_;
+  StreamSink cqe_sink_;
   StreamChecker streams_;
   Housekeeping housekeeping_;
   MemoryTraffic traffic_;

@@ -17,6 +17,11 @@ const InStreamPins &doorbell_pins() {
                               &Dut::db_ready};
   return p;
 }
+const OutStreamPins &cqe_pins() {
+  static const OutStreamPins p{&Dut::cqe_valid, &Dut::cqe, &Dut::set_cqe_ready, &Dut::cqe_ready};
+  return p;
+}
+
 const OutStreamPins &eqe_pins() {
   static const OutStreamPins p{&Dut::eqe_valid, &Dut::eqe, &Dut::set_eqe_ready, &Dut::eqe_ready};
   return p;

@@ -36,6 +36,7 @@ const InStreamPins &dp_request_pins();
 const OutStreamPins &dp_response_pins();
 const InStreamPins &doorbell_pins();
 const OutStreamPins &eqe_pins();
+const OutStreamPins &cqe_pins();
 
 // Drives queued payloads, one at a time, each held until ready; before each one, with
 // probability idle_prob, waits a cycle (and draws again).

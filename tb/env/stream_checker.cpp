@@ -36,12 +36,14 @@ void StreamChecker::before_edge(Dut &dut) {
                  dp_rsp_valid ? dut.dp_rsp() : BitVec());
   db_.sample(cycle_, db_valid, dut.db_ready(), db_valid ? dut.db() : BitVec());
   eqe_.sample(cycle_, eqe_valid, dut.eqe_ready(), eqe_valid ? dut.eqe() : BitVec());
+  const bool cqe_valid = dut.cqe_valid();
+  cqe_.sample(cycle_, cqe_valid, dut.cqe_ready(), cqe_valid ? dut.cqe() : BitVec());
   ++cycle_;
 }
 
 std::vector<std::string> StreamChecker::violations() const {
   std::vector<std::string> all;
-  for (const HandshakeChecker *c : {&cmd_, &rsp_, &dp_req_, &dp_rsp_, &db_, &eqe_}) {
+  for (const HandshakeChecker *c : {&cmd_, &rsp_, &dp_req_, &dp_rsp_, &db_, &eqe_, &cqe_}) {
     all.insert(all.end(), c->violations().begin(), c->violations().end());
   }
   return all;

@@ -43,7 +43,8 @@ class StreamChecker : public TbExtension {
         dp_req_("datapath request"),
         dp_rsp_("datapath response"),
         db_("doorbell"),
-        eqe_("EQE") {}
+        eqe_("EQE"),
+        cqe_("CQE") {}
   void before_edge(Dut &dut) override;
   void after_edge(Dut &) override {}
 
@@ -53,10 +54,11 @@ class StreamChecker : public TbExtension {
   const HandshakeChecker &dp_rsp() const { return dp_rsp_; }
   const HandshakeChecker &db() const { return db_; }
   const HandshakeChecker &eqe() const { return eqe_; }
+  const HandshakeChecker &cqe() const { return cqe_; }
   std::vector<std::string> violations() const;
 
  private:
-  HandshakeChecker cmd_, rsp_, dp_req_, dp_rsp_, db_, eqe_;
+  HandshakeChecker cmd_, rsp_, dp_req_, dp_rsp_, db_, eqe_, cqe_;
   uint64_t cycle_ = 0;
 };
 

@@ -38,6 +38,7 @@ Testbench::Testbench(const std::string &config, uint64_t seed, const std::string
   dut_->set_dp_rsp_ready(false);
   dut_->set_db_valid(false);
   dut_->set_eqe_ready(false);
+  dut_->set_cqe_ready(false);
   dut_->eval();
 }
 

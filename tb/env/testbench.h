@@ -37,6 +37,7 @@ class Testbench {
   Testbench &operator=(const Testbench &) = delete;
 
   Dut &dut() { return *dut_; }
+  const Dut &dut() const { return *dut_; }
   const DutConfig &config() const { return *config_; }
   void add(TbExtension *ext) { extensions_.push_back(ext); }
 

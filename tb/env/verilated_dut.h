@@ -25,6 +25,7 @@ class VerilatedDut : public Dut {
     top_->dp_rsp_ready_i = 1;
     top_->db_valid_i = 0;
     top_->eqe_ready_i = 1;
+    top_->cqe_ready_i = 1;
   }
   ~VerilatedDut() override { close_trace(); }
 
@@ -60,6 +61,14 @@ class VerilatedDut : public Dut {
   void set_eqe_ready(bool v) override { top_->eqe_ready_i = v; }
   bool eqe_ready() const override { return top_->eqe_ready_i; }
   BitVec eqe() const override { return copy_out(top_->eqe_o, kEqeBits); }
+  bool cqe_valid() const override { return top_->cqe_valid_o; }
+  void set_cqe_ready(bool v) override { top_->cqe_ready_i = v; }
+  bool cqe_ready() const override { return top_->cqe_ready_i; }
+  BitVec cqe() const override { return copy_out(top_->cqe_o, kCqeBits); }
+  bool flush_busy() const override { return top_->flush_busy_o; }
+  unsigned cqe_fifo_count() const override {
+    return top_->rootp->qpm_top__DOT__u_dp_front__DOT__u_cqe_fifo__DOT__count_q;
+  }
 
   AxiMasterOut mem_out() const override { return axi_master_pins(*top_); }
   void set_mem_in(const AxiSlaveOut &in) override { drive_axi_slave_pins(*top_, in); }

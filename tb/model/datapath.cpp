@@ -52,9 +52,15 @@ class Op {
   }
   void raise(EventType type, uint8_t syn) { out_.event = Event{false, req_.qpn, type, syn}; }
   // Hardware moves the QP to ERR or SQE by itself, recording the cause.
+  // SPEC §7: a requester-side error names WQE sq_ci, which completes first with the
+  // error's status; a move to SQE flushes only the SQ WQEs posted so far (sq_issued
+  // marks their end; later ones wait for RTS). The completions themselves are the
+  // flush's (flush.h).
   void move_to(QpState s, uint8_t syn) {
     out_.after.state = st(s);
     out_.after.err_syndrome = syn;
+    out_.after.sq_err_pending = syn >= syndrome::kRetryExc ? 1 : 0;
+    if (s == QpState::Sqe) out_.after.sq_issued = before_.sq_pi;
   }
 
  private:
@@ -354,10 +360,19 @@ DoorbellOutcome doorbell_execute(const Qpc &before, bool exists, const Doorbell 
   if (s == st(QpState::Reset)) return out;
   if (!db.rq && (s == st(QpState::Init) || s == st(QpState::Rtr))) return out;
   const uint32_t pi = db.rq ? q.rq_pi : q.sq_pi;
-  const uint32_t ci = db.rq ? q.rq_ci : q.sq_ci;
+  const uint32_t cursor = db.rq ? q.rq_ci : q.sq_ci;
   const uint32_t log_size = db.rq ? q.log_rq_size : q.log_sq_size;
   const uint64_t room = uint64_t{1} << log_size;
-  if (uint64_t{(pi - ci) & kIndexMask} + db.count > room) return out;
+  // docs/errors.md: in ERR and SQE the queue is measured as software sees it, every WQE
+  // the flush owes already completed. ERR keeps nothing queued (only a count beyond the
+  // size overflows, and a count that would carry pi 2^16 ahead of the flush cursor is
+  // refused); in SQE the SQ's owed WQEs end at sq_issued.
+  if (s == st(QpState::Err)) {
+    if (db.count > room || uint64_t{(pi - cursor) & kIndexMask} + db.count > kIndexMask) return out;
+  } else {
+    const uint32_t ci = (!db.rq && s == st(QpState::Sqe)) ? q.sq_issued : cursor;
+    if (uint64_t{(pi - ci) & kIndexMask} + db.count > room) return out;
+  }
   out.refused = false;
   (db.rq ? out.after.rq_pi : out.after.sq_pi) = (pi + db.count) & kIndexMask;
   return out;

@@ -340,6 +340,9 @@ Response GoldenModel::modify_qp(const Command &cmd) {
   mask_to_widths(&n);
   if (to_reset) reset_hw_fields(&n);  // after the attribute writes (docs: order)
   memory_[*qpc_address(cmd.qpn)] = n;
+  // SPEC §7: a QP modified to ERR completes what it owes, after the answer (which
+  // carries the context as the modify wrote it).
+  if (to_err) flush(cmd.qpn);
   // SPEC §5: entering SQD with nothing outstanding is drained at once (docs/datapath.md:
   // the command unit raises SQ_DRAINED).
   if (cur == static_cast<uint32_t>(QpState::Rts) &&
@@ -424,6 +427,11 @@ DpResponse GoldenModel::datapath(const DpRequest &req, bool memory_error) {
     if (exists && out.after != before) memory_[*addr] = out.after;
     if (out.event) events_.push_back(*out.event);
     rsp = out.rsp;
+    // SPEC §7: a QP the operation moved to ERR or SQE completes what it owes.
+    const bool moved = exists && out.after.state != before.state &&
+                       (out.after.state == static_cast<uint32_t>(QpState::Err) ||
+                        out.after.state == static_cast<uint32_t>(QpState::Sqe));
+    if (moved) flush(qpn);
   }
   if (rsp.verdict == Verdict::Drop) {
     const auto i = static_cast<size_t>(rsp.drop);
@@ -444,7 +452,23 @@ bool GoldenModel::doorbell(const Doorbell &db, bool memory_error) {
     return false;
   }
   if (out.after != before) memory_[*addr] = out.after;
+  // SPEC §6/§7: WQEs posted in ERR are flushed at once.
+  if (out.after.state == static_cast<uint32_t>(QpState::Err) && db.count != 0) flush(qpn);
   return true;
+}
+
+void GoldenModel::flush(uint32_t qpn) {
+  const uint64_t addr = *qpc_address(qpn);
+  FlushOutcome out = flush_execute(qpn, load(addr));
+  if (out.cqes.empty()) return;
+  memory_[addr] = out.after;
+  cqes_.insert(cqes_.end(), out.cqes.begin(), out.cqes.end());
+}
+
+std::vector<Cqe> GoldenModel::take_cqes() {
+  std::vector<Cqe> out;
+  out.swap(cqes_);
+  return out;
 }
 
 std::vector<Event> GoldenModel::take_events() {

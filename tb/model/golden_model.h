@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "datapath.h"
+#include "flush.h"
 #include "qpm_types.h"
 
 namespace qpm {
@@ -87,6 +88,10 @@ class GoldenModel {
   // and SQ_DRAINED of a MODIFY_QP RTS->SQD that enters SQD with nothing outstanding and
   // en_sqd_async_notify set.
   std::vector<Event> take_events();
+  // The completions of SPEC §7 since the last call, in order, and clears them: every
+  // QP that entered ERR or SQE (a datapath verdict, a MODIFY to ERR) or took WQEs posted
+  // in ERR completes at once every WQE it owes (flush.h).
+  std::vector<Cqe> take_cqes();
   // DROPs answered so far with reason r (None: 0), and refused doorbells.
   uint64_t drops(DropReason r) const;
   uint64_t doorbells_refused() const { return doorbells_refused_; }
@@ -100,6 +105,8 @@ class GoldenModel {
   Response map_page(const Command &cmd, bool memory_error);
   Response unmap_page(const Command &cmd, bool memory_error);
   Response query_qp(const Command &cmd) const;
+  // Completes every WQE qpn owes (flush_execute), queueing the CQEs.
+  void flush(uint32_t qpn);
 
   // Directory entries software may map: qpn_limit >> page_bits.
   // Directory entries below QPN_LIMIT, a partial last page included.
@@ -123,6 +130,7 @@ class GoldenModel {
   std::unordered_map<uint64_t, Qpc> memory_;    // QPCs by byte address; absent = zero
   std::set<uint32_t> pinned_;                   // QPNs pinned by PIN_QP
   std::vector<Event> events_;                   // raised, not yet taken
+  std::vector<Cqe> cqes_;                       // completed, not yet taken
   std::array<uint64_t, kNumDropReasons> drops_{};
   uint64_t doorbells_refused_ = 0;
 };

@@ -207,6 +207,7 @@ struct Qpc {
   uint32_t dma_inflight = 0;
   uint32_t epoch = 0;
   uint32_t err_syndrome = 0;
+  uint32_t sq_err_pending = 0;  // WQE sq_ci completes with err_syndrome's status (SPEC §7)
   uint32_t reserved = 0;
 
   bool operator==(const Qpc &o) const;

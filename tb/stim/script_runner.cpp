@@ -10,7 +10,8 @@ namespace {
 // nothing is in flight, so an EQE the model has not raised by then is one too many.
 uint64_t disagreements(QpmEnv &env) {
   return env.scoreboard().mismatches() + env.dp_scoreboard().mismatches() +
-         env.events().mismatches() + env.events().unexpected() +
+         env.events().mismatches() + env.events().unexpected() + env.cqes().mismatches() +
+         env.cqes().unexpected() +
          env.doorbells().problems().size();
 }
 
@@ -53,6 +54,7 @@ ScriptResult run_script(QpmEnv &env, std::istream &in, std::ostream &out) {
         break;
     }
     // The events that came out meanwhile (each already checked against the model).
+    for (const Cqe &c : env.cqes().take_arrivals()) out << format_cqe(c) << "\n";
     for (const Event &e : env.events().take_arrivals()) out << format_event(e) << "\n";
     if (disagreements(env) != before) {
       ++result.mismatches;

@@ -61,6 +61,8 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
       ->check(CLI::Range(0.0, 0.95));
   app.add_option("--eqe-stall", o.eqe_stall, "chance of eqe_ready low in a cycle")
       ->check(CLI::Range(0.0, 0.95));
+  app.add_option("--cqe-stall", o.cqe_stall, "chance of cqe_ready low in a cycle")
+      ->check(CLI::Range(0.0, 0.95));
 }
 
 SimOptions qpm_sim_defaults() {
@@ -70,6 +72,7 @@ SimOptions qpm_sim_defaults() {
   o.dp_idle = 0.05;
   o.dp_rsp_stall = 0.1;
   o.eqe_stall = 0.2;
+  o.cqe_stall = 0.2;
   return o;
 }
 
@@ -98,10 +101,10 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
       "{} --config {} --seed {} --cmds {} --qps {} --qpn-limit {} --illegal-rate {} "
       "--cmd-idle {} --rsp-stall {} --csr-stall {} --mem-latency {} --mem-backpressure {} "
       "--mem-read-error-rate {} --dp-rate {} --db-rate {} --dp-illegal-rate {} --dp-idle {} "
-      "--dp-rsp-stall {} --eqe-stall {}",
+      "--dp-rsp-stall {} --eqe-stall {} --cqe-stall {}",
       program, o.config, o.seed, o.cmds, o.qps, o.qpn_limit, o.illegal_rate, o.cmd_idle,
       o.rsp_stall, o.csr_stall, o.mem_latency, o.mem_backpressure, o.mem_read_error_rate,
-      o.dp_rate, o.db_rate, o.dp_illegal_rate, o.dp_idle, o.dp_rsp_stall, o.eqe_stall);
+      o.dp_rate, o.db_rate, o.dp_illegal_rate, o.dp_idle, o.dp_rsp_stall, o.eqe_stall, o.cqe_stall);
   if (o.mem_reorder) line += " --mem-reorder";
   if (o.mem_interleave) line += " --mem-interleave";
   if (o.mem_aw_waits_for_w) line += " --mem-aw-waits-for-w";
@@ -129,6 +132,7 @@ EnvOptions env_options(const SimOptions &o) {
   e.dp_idle_prob = o.dp_idle;
   e.dp_rsp_stall_prob = o.dp_rsp_stall;
   e.eqe_stall_prob = o.eqe_stall;
+  e.cqe_stall_prob = o.cqe_stall;
   return e;
 }
 
@@ -228,9 +232,10 @@ void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim) {
     if (env.tb().cycles() - last_progress > env.options().timeout_cycles) {
       throw std::runtime_error(fmt::format(
           "timeout: no progress for {} cycles ({} commands, {} datapath operations, {} "
-          "doorbells in flight)",
+          "doorbells in flight, {} completions owed, flush engine {})",
           env.options().timeout_cycles, env.commands_in_flight(), env.dp_in_flight(),
-          env.doorbells_pending()));
+          env.doorbells_pending(), env.cqes().outstanding(),
+          env.tb().dut().flush_busy() ? "busy" : "idle"));
     }
   }
   env.drain();

@@ -42,6 +42,7 @@ struct SimOptions {
   double dp_idle = 0.0;       // chance of an idle cycle before a datapath op or doorbell
   double dp_rsp_stall = 0.0;  // chance dp_rsp_ready is low in a cycle
   double eqe_stall = 0.0;     // chance eqe_ready is low in a cycle
+  double cqe_stall = 0.0;     // chance cqe_ready is low in a cycle
 };
 // qpm_sim's defaults where they differ from SimOptions{} (which the tests use): a mix of
 // commands, datapath operations and doorbells with back-pressure on every stream.

@@ -1,0 +1,299 @@
+// qpm_flush_engine: which QPs owe completions, and the flush steps that pay them
+// (SPEC.md §7, docs/errors.md).
+//
+// A QP's flush state lives in its QPC: its queue indices are the cursor (ci advances
+// one WQE per step, qpm_flush_exec) and its state says whether it owes anything. This
+// engine only remembers WHICH QPs to step, in bounded state that does not grow with
+// the number of WQEs or of QPs:
+//   Slots slots {qpn}: one flush step each in flight at a time, stepped round-robin;
+//   an overflow summary of Groups bits: a QP that owes completions when every slot is
+//   taken (an overflow) sets the bit of its group (qpn mod Groups);
+//   a scan {group, cursor}: one group at a time (a pointer walks the summary to the next
+//   set bit), the engine steps every QPN of the group
+//   below QPN_LIMIT (qpn = cursor * Groups + group); a step that finds a QP still owing
+//   hands it to a free slot, or sets its group's bit again.
+// A request names a QP that may owe completions now: it entered ERR or SQE (a datapath
+// verdict, a command's write of ERR) or took WQEs posted in ERR. A request for a QP
+// already in a slot renews that slot (its step in flight may have read the QPC before
+// the new work was written). A step that could not read the QPC (memory error) keeps
+// its slot and is tried again: a flush is never dropped.
+// Steps go out on a valid/ready port, tag {1, slot} (slot 7 is the scan), held stable
+// until taken; the front gives them the pipeline's spare cycles only.
+module qpm_flush_engine #(
+  parameter int unsigned Slots     = 4,   // 1 .. 7
+  parameter int unsigned ScanDepth = 2,   // scan steps in flight at once
+  parameter int unsigned Groups    = 256, // overflow summary bits (a power of two)
+  localparam int unsigned QpnW     = qpm_pkg::QpnW,
+  localparam int unsigned TagW     = qpm_pkg::CtxTagW
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic [31:0]     qpn_limit_i,
+  // requests: the command unit's write of ERR (at its grant) ...
+  input  logic            req_a_valid_i,
+  input  logic [QpnW-1:0] req_a_qpn_i,
+  // ... and a datapath operation or doorbell answered (the QP owes completions now)
+  input  logic            req_b_valid_i,
+  input  logic [QpnW-1:0] req_b_qpn_i,
+  // the next flush step
+  output logic            step_valid_o,
+  input  logic            step_ready_i,
+  output logic [QpnW-1:0] step_qpn_o,
+  output logic [TagW-1:0] step_tag_o,
+  // a flush step's answer
+  input  logic            ans_valid_i,
+  input  logic [TagW-1:0] ans_tag_i,
+  input  logic [QpnW-1:0] ans_qpn_i,
+  input  logic            ans_more_i,
+  // a request that found every slot taken (counted)
+  output logic            overflow_o,
+  output logic            busy_o          // a slot is taken or a scan runs
+);
+
+  if (Slots < 1 || Slots > 7) begin : gen_bad_slots
+    $error("Slots must be 1 .. 7 (tag 8 + slot, slot 7 is the scan)");
+  end
+
+  localparam int unsigned Pos = Slots + 1;   // round-robin positions: slots, then scan
+  localparam int unsigned PosW = $clog2(Pos + 1);
+  localparam logic [2:0] ScanSlot = 3'd7;
+  localparam int unsigned GroupW = $clog2(Groups);
+  localparam int unsigned CursorW = QpnW - GroupW + 1;  // one bit more: the end
+
+  logic [Slots-1:0] valid_q, busy_q, renew_q;
+  logic [QpnW-1:0]  qpn_q [Slots];
+  logic [Groups-1:0] ovf_q;                 // groups with a QP that overflowed
+  logic              scan_on_q;
+  logic [GroupW-1:0] group_q;
+  logic [CursorW-1:0] cursor_q;
+  logic [1:0]        scan_inflight_q;
+  logic             offer_q;
+  logic [2:0]       offer_slot_q;
+  logic [QpnW-1:0]  offer_qpn_q;
+  logic [PosW-1:0]  rr_q;
+
+  // ---- the inputs, registered: requests and answers arrive from deep logic (the front's
+  // grant, the pipeline's P1) and feed the slots and the overflow counter; one cycle of
+  // delay shifts both alike, so their order is kept (a step granted after a request's
+  // write still reads it).
+  logic            req_a_valid_q, req_b_valid_q, ans_valid_q, ans_more_q;
+  logic [QpnW-1:0] req_a_qpn_q, req_b_qpn_q, ans_qpn_q;
+  logic [TagW-1:0] ans_tag_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      req_a_valid_q <= 1'b0;
+      req_b_valid_q <= 1'b0;
+      ans_valid_q   <= 1'b0;
+      ans_more_q    <= 1'b0;
+      req_a_qpn_q   <= '0;
+      req_b_qpn_q   <= '0;
+      ans_qpn_q     <= '0;
+      ans_tag_q     <= '0;
+    end else begin
+      req_a_valid_q <= req_a_valid_i;
+      req_b_valid_q <= req_b_valid_i;
+      ans_valid_q   <= ans_valid_i;
+      ans_more_q    <= ans_more_i;
+      req_a_qpn_q   <= req_a_qpn_i;
+      req_b_qpn_q   <= req_b_qpn_i;
+      ans_qpn_q     <= ans_qpn_i;
+      ans_tag_q     <= ans_tag_i;
+    end
+  end
+
+  // ---- answers
+  logic       ans_scan, ans_slot_hit;
+  logic [2:0] ans_slot;
+  assign ans_slot     = ans_tag_q[2:0];
+  logic unused_ans_tag;  // bit 3 says "flush step": the front routes only those here
+  assign unused_ans_tag = ans_tag_q[3];
+  assign ans_scan     = ans_valid_q && ans_slot == ScanSlot;
+  assign ans_slot_hit = ans_valid_q && ans_slot != ScanSlot;
+
+  // ---- requests: a, and b or a scan step's QP that still owes
+  logic            rq_valid [2];
+  logic [QpnW-1:0] rq_qpn [2];
+  assign rq_valid[0] = req_a_valid_q;
+  assign rq_qpn[0]   = req_a_qpn_q;
+  assign rq_valid[1] = (req_b_valid_q || (ans_scan && ans_more_q))
+                    && !(req_a_valid_q && req_a_qpn_q == rq_qpn[1]);
+  assign rq_qpn[1]   = req_b_valid_q ? req_b_qpn_q : ans_qpn_q;
+
+  // Match against the slots, else the first free slots (a slot freed this cycle is not
+  // reused before the next).
+  logic [Slots-1:0] hit [2];
+  logic             any_hit [2];
+  always_comb begin
+    for (int i = 0; i < 2; i++) begin
+      any_hit[i] = 1'b0;
+      for (int s = 0; s < Slots; s++) begin
+        hit[i][s] = rq_valid[i] && valid_q[s] && qpn_q[s] == rq_qpn[i];
+        if (hit[i][s]) any_hit[i] = 1'b1;
+      end
+    end
+  end
+
+  logic [Slots-1:0] alloc [2];
+  logic             placed [2];
+  logic [Slots-1:0] free;
+  always_comb begin
+    free = ~valid_q;
+    for (int i = 0; i < 2; i++) begin
+      alloc[i]  = '0;
+      placed[i] = 1'b0;
+      if (rq_valid[i] && !any_hit[i]) begin
+        for (int s = 0; s < Slots; s++) begin
+          if (!placed[i] && free[s]) begin
+            alloc[i][s] = 1'b1;
+            placed[i]   = 1'b1;
+          end
+        end
+        free = free & ~alloc[i];
+      end
+    end
+  end
+
+  logic [1:0] ovf_rq;
+  assign ovf_rq[0]  = rq_valid[0] && !any_hit[0] && !placed[0];
+  assign ovf_rq[1]  = rq_valid[1] && !any_hit[1] && !placed[1];
+  assign overflow_o = ovf_rq != '0;
+
+  // This cycle's overflows, to be set in the summary.
+  logic [Groups-1:0] ovf_set;
+  always_comb begin
+    ovf_set = '0;
+    for (int i = 0; i < 2; i++) begin
+      if (ovf_rq[i]) ovf_set[rq_qpn[i][GroupW-1:0]] = 1'b1;
+    end
+  end
+  // The next group to scan: a pointer that walks the summary one bit a cycle while no
+  // scan runs (a 256:1 multiplexer, not a 256-bit priority encoder: 8 levels, not 137;
+  // finding a set bit takes at most Groups cycles, next to a pass of many steps).
+  logic [GroupW-1:0] group_ptr_q;
+  logic              next_group_valid;
+  logic [GroupW-1:0] next_group;
+  assign next_group       = group_ptr_q;
+  assign next_group_valid = ovf_q[group_ptr_q];
+  logic [31:0] scan_qpn;   // the QPN the scan steps next
+  assign scan_qpn = 32'({cursor_q, group_q});
+  logic scan_start, scan_end;
+
+  // ---- the next offer: round-robin over the slots that are idle, and the scan
+  logic            scan_ready;
+  logic            load;
+  logic [Pos-1:0]  cand;
+  assign scan_ready = scan_on_q && scan_qpn < qpn_limit_i
+                   && 32'(scan_inflight_q) < ScanDepth;
+  assign scan_end   = scan_on_q && scan_qpn >= qpn_limit_i && scan_inflight_q == '0;
+  assign scan_start = !scan_on_q && next_group_valid;
+  always_comb begin
+    for (int s = 0; s < Slots; s++) cand[s] = valid_q[s] && !busy_q[s];
+    cand[Slots] = scan_ready;
+  end
+  assign load = !offer_q || step_ready_i;
+
+  logic            pick_valid;
+  logic [PosW-1:0] pick;
+  logic [31:0]     idx;
+  always_comb begin
+    pick_valid = 1'b0;
+    pick       = '0;
+    idx        = '0;
+    for (int k = 0; k < Pos; k++) begin
+      idx = 32'(rr_q) + k;
+      if (idx >= Pos) idx = idx - Pos;
+      if (!pick_valid && cand[idx]) begin
+        pick_valid = 1'b1;
+        pick       = PosW'(idx);
+      end
+    end
+  end
+
+  logic pick_scan;
+  assign pick_scan = pick_valid && 32'(pick) == Slots;
+  logic [QpnW-1:0] pick_qpn;
+  always_comb begin
+    pick_qpn = '0;
+    for (int s = 0; s < Slots; s++) begin
+      if (32'(pick) == s) pick_qpn = qpn_q[s];
+    end
+  end
+
+  // Per slot this cycle: its step answered; a request named its QP.
+  logic [Slots-1:0] answered, renewed;
+  always_comb begin
+    for (int s = 0; s < Slots; s++) begin
+      answered[s] = ans_slot_hit && 32'(ans_slot) == s;
+      renewed[s]  = hit[0][s] || hit[1][s];
+    end
+  end
+
+  // ---- state
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q         <= '0;
+      busy_q          <= '0;
+      renew_q         <= '0;
+      for (int s = 0; s < Slots; s++) qpn_q[s] <= '0;
+      ovf_q           <= '0;
+      group_ptr_q     <= '0;
+      scan_on_q       <= 1'b0;
+      group_q         <= '0;
+      cursor_q        <= '0;
+      scan_inflight_q <= '0;
+      offer_q         <= 1'b0;
+      offer_slot_q    <= '0;
+      offer_qpn_q     <= '0;
+      rr_q            <= '0;
+    end else begin
+      for (int s = 0; s < Slots; s++) begin
+        if (answered[s]) begin
+          busy_q[s]  <= 1'b0;
+          renew_q[s] <= 1'b0;
+          if (!ans_more_q && !renew_q[s] && !renewed[s]) valid_q[s] <= 1'b0;
+        end else if (renewed[s] && busy_q[s]) begin
+          renew_q[s] <= 1'b1;
+        end
+        if (alloc[0][s] || alloc[1][s]) begin
+          valid_q[s] <= 1'b1;
+          busy_q[s]  <= 1'b0;
+          renew_q[s] <= 1'b0;
+          qpn_q[s]   <= alloc[0][s] ? rq_qpn[0] : rq_qpn[1];
+        end
+        if (load && pick_valid && 32'(pick) == s) busy_q[s] <= 1'b1;
+      end
+
+      // The scan: a group's pass starts by clearing its summary bit (an overflow of the
+      // group during the pass sets it again: another pass follows), and ends at
+      // QPN_LIMIT once its steps are answered.
+      scan_inflight_q <= scan_inflight_q + 2'(load && pick_scan) - 2'(ans_scan);
+      if (load && pick_scan) cursor_q <= cursor_q + 1'b1;
+      if (scan_start) begin
+        scan_on_q <= 1'b1;
+        group_q   <= next_group;
+        cursor_q  <= '0;
+        ovf_q     <= (ovf_q & ~(Groups'(1) << next_group)) | ovf_set;
+      end else begin
+        ovf_q <= ovf_q | ovf_set;
+      end
+      if (scan_end) scan_on_q <= 1'b0;
+      if (!scan_on_q && !next_group_valid) group_ptr_q <= group_ptr_q + 1'b1;
+
+      if (load) begin
+        offer_q <= pick_valid;
+        if (pick_valid) begin
+          offer_slot_q <= pick_scan ? ScanSlot : 3'(pick);
+          offer_qpn_q  <= pick_scan ? scan_qpn[QpnW-1:0] : pick_qpn;
+          rr_q         <= (32'(pick) + 1 >= Pos) ? '0 : pick + 1'b1;
+        end
+      end
+    end
+  end
+
+  assign step_valid_o = offer_q;
+  assign step_qpn_o   = offer_qpn_q;
+  assign step_tag_o   = {1'b1, offer_slot_q};
+  assign busy_o       = (valid_q != '0) || scan_on_q || offer_q || (ovf_q != '0)
+                     || req_a_valid_q || req_b_valid_q || ans_valid_q;
+
+endmodule
