@@ -18,6 +18,14 @@ Every formal/*.toml lists proofs as [[proof]] tables:
            sat-seq    bounded like bmc, with Yosys' own solver (`sat -seq depth`):
                       for models z3 loads slowly (wide multiplexed compares)
   depth    cycles (bmc, induction)
+  engine   optional, bmc only: "z3" (the default: yosys-smtbmc with z3) or "abc":
+           the model bit-blasted to an AIGER file and checked by yosys-abc's bmc3
+           (ships with Yosys); for big control-heavy models (the QP cache) that z3
+           decides in seconds per cycle and ABC in seconds for all of them
+  asserts  optional: a Yosys selection of the assertions the proof is about
+           (e.g. "n:*FUniqueTag_A"); every other assertion is dropped, and with it
+           the logic only it reads (without the key every assertion counts, the RTL's
+           embedded ones included)
   mutant   a patch (formal/mutants/) that plants a bug the proof must catch
 
 Each proof prints one line: PROVEN (method, depth) or FAILED, with a counterexample VCD
@@ -42,8 +50,10 @@ import tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "build" / "formal"
-KEYS = {"name", "what", "top", "files", "params", "defines", "method", "depth", "mutant"}
+KEYS = {"name", "what", "top", "files", "params", "defines", "method", "depth", "mutant",
+        "engine", "asserts"}
 METHODS = {"sat", "sat-seq", "bmc", "induction"}
+ENGINES = {"z3", "abc"}
 # Per solver run: a proof that needs more is a proof to restructure, not to wait for.
 MEM_LIMIT = 6 << 30
 TIME_LIMIT = 900
@@ -80,6 +90,11 @@ def load_proofs():
                 sys.exit(f"formal: {where}: method '{p['method']}' is not one of {sorted(METHODS)}")
             if p["method"] != "sat" and int(p.get("depth", 0)) < 1:
                 sys.exit(f"formal: {where}: method {p['method']} needs depth >= 1")
+            p.setdefault("engine", "z3")
+            if p["engine"] not in ENGINES:
+                sys.exit(f"formal: {where}: engine '{p['engine']}' is not one of {sorted(ENGINES)}")
+            if p["engine"] == "abc" and p["method"] != "bmc":
+                sys.exit(f"formal: {where}: engine abc is for method bmc only")
             p["files"] = expand_files(p["files"], where)
             p.setdefault("params", {})
             p.setdefault("depth", 0)
@@ -100,6 +115,21 @@ def yosys_script(p, src, work):
         lines.append(f"chparam -set {k} {v} {p['top']}")
     lines.append(f"prep -top {p['top']}")
     lines.append("flatten")
+    if p.get("asserts"):
+        # only the proof's own assertions; opt_clean then drops what only the others read
+        lines += [f"chformal -assert -remove t:$assert {p['asserts']} %d", "opt_clean"]
+    if p["engine"] == "abc":
+        # bit level for ABC: memories as flops, free wires as free inputs, assumptions
+        # as AIGER constraints in the cycle they are about, then an and-inverter graph
+        # (no opt after techmap: opt_merge on the bit-level netlist costs more than ABC
+        # saves); model.il (the word-level netlist, every signal) and model.aim turn
+        # ABC's witness back into a VCD (sim)
+        lines += ["async2sync", "dffunmap", "memory_map", "opt -fast",
+                  "setundef -undriven -anyseq", "chformal -assume -early", "opt_clean",
+                  f"write_rtlil {work / 'model.il'}",
+                  "techmap", "dffunmap", "abc -g AND -fast", "opt_clean",
+                  f"write_aiger -I -B -zinit -map {work / 'model.aim'} {work / 'model.aig'}"]
+        return "\n".join(lines) + "\n"
     if p["method"] == "sat":
         lines.append("opt_clean")
         lines.append(f"sat -prove-asserts -set-assumes -verify -show-inputs "
@@ -154,9 +184,11 @@ def prove(p, src, work):
     if rc != 0:
         return "error", f"yosys error, see {log.relative_to(ROOT)}"
     depth = int(p["depth"])
+    if p["engine"] == "abc":
+        return prove_abc(work, log, depth)
     smt = str(work / "model.smt2")
     vcd = work / "counterexample.vcd"
-    rc = run(["yosys-smtbmc", "-s", "z3", "--presat", "-t", str(depth), "--dump-vcd", str(vcd), smt],
+    rc = run(["yosys-smtbmc", "-s", "z3", "--unroll", "--presat", "-t", str(depth), "--dump-vcd", str(vcd), smt],
              log, work)
     if rc != 0:
         if not vcd.exists():
@@ -165,7 +197,7 @@ def prove(p, src, work):
     if p["method"] == "bmc":
         return "proven", f"bmc, {depth} cycles from reset"
     ivcd = work / "induction.vcd"
-    rc = run(["yosys-smtbmc", "-s", "z3", "-i", "-t", str(depth), "--dump-vcd", str(ivcd), smt],
+    rc = run(["yosys-smtbmc", "-s", "z3", "--unroll", "-i", "-t", str(depth), "--dump-vcd", str(ivcd), smt],
              log, work)
     if rc != 0:
         if not ivcd.exists():
@@ -173,6 +205,23 @@ def prove(p, src, work):
         return "cex", (f"not {depth}-inductive (a real bug, or invariants to strengthen): "
                        f"{ivcd.relative_to(ROOT)}")
     return "proven", f"k-induction, k = {depth}"
+
+
+def prove_abc(work, log, depth):
+    """yosys-abc bmc3 on the AIGER model: `depth` frames from reset (frame 0 = cycle 0)."""
+    aiw = work / "counterexample.aiw"
+    run(["yosys-abc", "-c", f"read_aiger {work / 'model.aig'}; fold; strash; dc2; scleanup; "
+         f"bmc3 -F {depth}; write_cex -a {aiw}"], log, work)
+    text = log.read_text(errors="replace")
+    if f"No output asserted in {depth} frames" in text:
+        return "proven", f"bmc (abc), {depth} cycles from reset"
+    if re.search(r"Output \d+ of miter .* was asserted in frame \d+", text) and aiw.exists():
+        vcd = work / "counterexample.vcd"
+        run(["yosys", "-q", "-p", f"read_rtlil {work / 'model.il'}; sim -clock clk_i -r {aiw} "
+             f"-map {work / 'model.aim'} -vcd {vcd}"], log, work)
+        trace = vcd if vcd.exists() else aiw
+        return "cex", f"fails within {depth} cycles from reset: {trace.relative_to(ROOT)}"
+    return "error", f"yosys-abc error, see {log.relative_to(ROOT)}"
 
 
 def mutant_copy(p, work):
@@ -222,7 +271,7 @@ def main():
     ap.add_argument("--mutants", action="store_true", help="each proof must fail on its mutant")
     ap.add_argument("--list", action="store_true", help="list the proofs and exit")
     a = ap.parse_args()
-    for tool in ("yosys", "yosys-smtbmc", "z3"):
+    for tool in ("yosys", "yosys-smtbmc", "z3", "yosys-abc"):
         if shutil.which(tool) is None:
             sys.exit(f"formal: {tool} not found (make deps installs it)")
     proofs = load_proofs()

@@ -13,7 +13,7 @@ using namespace qpm::test;
 
 namespace {
 
-constexpr uint32_t kRc = 2, kUc = 3;
+constexpr uint32_t kRc = 2, kUc = 3, kUd = 4;
 
 Command flush_attrs() {
   Command a = valid_attributes();
@@ -141,14 +141,16 @@ TEST_CASE("a MODIFY to ERR flushes with WR_FLUSH_ERR only, WQEs posted in ERR ar
   require_clean(env);
 }
 
-TEST_CASE("a UC send error goes to SQE: its WQE completes with LOC_QP_OP_ERR, the SQ as it "
-          "stood is flushed, the RQ keeps working, WQEs posted in SQE wait for RTS",
+TEST_CASE("a UC or UD send error goes to SQE: its WQE completes with LOC_QP_OP_ERR, the SQ "
+          "as it stood is flushed, the RQ keeps working, WQEs posted in SQE wait for RTS",
           "[flush]") {
+  const uint32_t type = GENERATE(kUc, kUd);
+  INFO((type == kUc ? "UC" : "UD"));
   EnvOptions eo;
   eo.seed = 73;
   QpmEnv env(eo);
   const uint32_t q = 0x32;
-  bring_up(env, q, kUc, QpState::Rts);
+  bring_up(env, q, type, QpState::Rts);
   REQUIRE(env.ring(sq_db(q, 4)));
   REQUIRE(env.ring(rq_db(q, 2)));
   REQUIRE(env.execute_dp(tx(q, MsgClass::Send)).verdict == Verdict::Issue);  // WQE 0
@@ -157,7 +159,8 @@ TEST_CASE("a UC send error goes to SQE: its WQE completes with LOC_QP_OP_ERR, th
   CHECK(got.at({q, false}) == stream(q, false, 1, 4, WcStatus::LocQpOpErr));
   CHECK(got.count({q, true}) == 0);
   // The receive side still works in SQE.
-  CHECK(env.execute_dp(rx(q, MsgClass::Send, PktPos::Only, 100)).verdict == Verdict::Accept);
+  CHECK(env.execute_dp(rx(q, MsgClass::Send, PktPos::Only, 100, flush_attrs().qkey)).verdict ==
+        Verdict::Accept);
   // Posted in SQE: waits (no completion), then issues after SQE -> RTS.
   REQUIRE(env.ring(sq_db(q, 2)));
   CHECK(env.cqes().take_arrivals().empty());

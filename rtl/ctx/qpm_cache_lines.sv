@@ -183,4 +183,43 @@ module qpm_cache_lines #(
     end
   end
 
+`ifdef FORMAL
+  // ---- proof properties (formal/cache.toml, docs/formal.md), each under its proof's
+  // define; immediate, so each holds in the cycle it is about
+`ifdef P_UNIQUE_TAG
+  // No two valid lines of a set hold one tag: a QPN is cached at most once.
+  logic f_two_tags;
+  always_comb begin
+    f_two_tags = 1'b0;
+    for (int unsigned s = 0; s < Sets; s++) begin
+      for (int unsigned a = 0; a < Ways; a++) begin
+        for (int unsigned b = a + 1; b < Ways; b++) begin
+          if (valid_q[line_of(SetW'(s), WayW'(a))] && valid_q[line_of(SetW'(s), WayW'(b))]
+              && tag_q[line_of(SetW'(s), WayW'(a))] == tag_q[line_of(SetW'(s), WayW'(b))])
+            f_two_tags = 1'b1;
+        end
+      end
+    end
+    if (rst_ni) FUniqueTag_A: assert (!f_two_tags);
+  end
+`endif
+`ifdef P_PIN_CAP
+  // At most Ways-1 valid pinned lines in every set (not only the looked-up one).
+  logic          f_pin_over;
+  logic [WayW:0] f_pins;
+  always_comb begin
+    f_pin_over = 1'b0;
+    for (int unsigned s = 0; s < Sets; s++) begin
+      f_pins = '0;
+      for (int unsigned w = 0; w < Ways; w++) begin
+        f_pins += (WayW + 1)'(valid_q[line_of(SetW'(s), WayW'(w))]
+                              && pinned_q[line_of(SetW'(s), WayW'(w))]);
+      end
+      if (32'(f_pins) > Ways - 1) f_pin_over = 1'b1;
+    end
+    if (rst_ni) FPinCapacity_A: assert (!f_pin_over);
+  end
+`endif
+`endif
+
 endmodule

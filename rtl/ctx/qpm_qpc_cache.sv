@@ -159,6 +159,11 @@ module qpm_qpc_cache #(
   // counters
   logic cnt_hit, cnt_miss, cnt_merged, cnt_refused, cnt_wait;
   logic cnt_eviction, cnt_walk, cnt_dir_hit, cnt_unmapped, cnt_victim_wait;
+`ifdef FORMAL
+  // for the proofs (formal/cache.toml): the lines miss registers own, and those of them
+  // not yet filled (qpm_mshr_file)
+  logic [Lines-1:0] f_owned, f_unfilled;
+`endif
 
   // ---------------------------------------------------------------------------------
   // The blocks
@@ -292,6 +297,11 @@ module qpm_qpc_cache #(
     .cnt_dir_hit_o     (cnt_dir_hit),
     .cnt_unmapped_o    (cnt_unmapped),
     .cnt_victim_wait_o (cnt_victim_wait)
+`ifdef FORMAL
+    ,
+    .f_owned_o         (f_owned),
+    .f_unfilled_o      (f_unfilled)
+`endif
   );
 
   qpm_dir_table #(
@@ -531,5 +541,10 @@ module qpm_qpc_cache #(
     if (!rst_ni) count_o <= '0;
     else         count_o <= count_d;
   end
+
+`ifdef FORMAL
+  // The proofs' properties across the blocks (formal/cache.toml, docs/formal.md).
+  `include "qpm_qpc_cache_cross.svh"
+`endif
 
 endmodule

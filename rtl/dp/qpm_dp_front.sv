@@ -331,5 +331,7 @@ module qpm_dp_front #(
                               && $stable(ctx_req_o))
   `QPM_ASSERT_NEXT(CmdEvStable_A, cmd_ev_valid_i && !cmd_ev_ready_o, cmd_ev_valid_i
                              && $stable(cmd_ev_i))
+  `QPM_ASSERT_NEXT(FlushStepStable_A, fl_step_valid && !fl_step_ready, fl_step_valid
+                                 && $stable({fl_step_qpn, fl_step_tag}))
 
 endmodule
