@@ -53,6 +53,12 @@ module qpm_flush_engine #(
   if (Slots < 1 || Slots > 7) begin : gen_bad_slots
     $error("Slots must be 1 .. 7 (tag 8 + slot, slot 7 is the scan)");
   end
+  if (ScanDepth < 1 || ScanDepth > 3) begin : gen_bad_scan_depth
+    $error("ScanDepth must be 1 .. 3 (a 2-bit count of scan steps in flight)");
+  end
+  if (Groups < 2 || (1 << $clog2(Groups)) != Groups) begin : gen_bad_groups
+    $error("Groups must be a power of two, at least 2");
+  end
 
   localparam int unsigned Pos = Slots + 1;   // round-robin positions: slots, then scan
   localparam int unsigned PosW = $clog2(Pos + 1);
