@@ -39,7 +39,8 @@ module qpm_dp_exec (
   assign qpc_o   = any_qpc;
 `endif
   assign write_o       = any_write;
-  assign event_valid_o = any_event_valid;
+  // (as qpm_dp_exec: an operation that raises an event writes its QPC, EventWritten_A)
+  assign event_valid_o = any_event_valid && any_write;
   assign event_o       = any_event;
   assign flush_req_o   = any_flush_req;
   logic unused;

@@ -6,13 +6,24 @@ module qpm_flush_exec (
   input  logic [qpm_pkg::QpnW-1:0] qpn_i,
   input  logic                     exists_i,
   input  logic                     mem_err_i,
+  input  logic                     ev_ok_i,
+  input  logic                     cqe_ok_i,
+  input  logic                     fatal_only_i,
   input  qpm_pkg::qpc_t            qpc_i,
   output qpm_pkg::qpc_t            qpc_o,
   output logic                     write_o,
   output logic                     cqe_valid_o,
   output qpm_pkg::cqe_t            cqe_o,
-  output logic                     more_o
+  output logic                     more_o,
+  output logic                     event_valid_o,
+  output qpm_pkg::eqe_t            event_o,
+  output logic                     ev_more_o
 );
+  (* anyseq *) logic          any_ev_valid, any_ev_more;
+  (* anyseq *) qpm_pkg::eqe_t any_event;
+  assign event_valid_o = any_ev_valid;
+  assign event_o       = any_event;
+  assign ev_more_o     = any_ev_more;
   (* anyseq *) qpm_pkg::qpc_t any_qpc;
   (* anyseq *) logic          any_write, any_cqe_valid, any_more;
   (* anyseq *) qpm_pkg::cqe_t any_cqe;
@@ -28,5 +39,5 @@ module qpm_flush_exec (
   assign cqe_o       = any_cqe;
   assign more_o      = any_more;
   logic unused;
-  assign unused = ^{qpn_i, exists_i, mem_err_i, qpc_i};
+  assign unused = ^{qpn_i, exists_i, mem_err_i, ev_ok_i, cqe_ok_i, fatal_only_i, qpc_i};
 endmodule

@@ -129,8 +129,8 @@ module qpm_dp_front_props #(
   assign rsp_hs = dp_rsp_valid && dp_rsp_ready_i;
   assign eqe_hs = eqe_valid && eqe_ready_i;
   assign cqe_hs = cqe_valid && cqe_ready_i;
-  // the cache takes a flush step (the flush engine's port is inside the front)
-  assign fl_take = ctx_hs && qpm_pkg::tag_is_flush(ctx_req.tag);
+  // the cache takes a step of either engine (their ports are inside the front)
+  assign fl_take = ctx_hs && qpm_pkg::tag_is_step(ctx_req.tag);
 
   // Every assumption and assertion of this wrapper is checked in the cycle it is about,
   // against registered copies of the cycle before (an assumption in a clocked block would
@@ -184,11 +184,52 @@ module qpm_dp_front_props #(
                                   - 5'(ctx_rsp_valid_i && 32'(ctx_rsp_i.tag) == t);
     end
   end
+  // F6: a step's answer echoes the reservations of one of its tag's open requests (cls:
+  // StepEvOk, StepCqeOk; a scan has several steps of one tag in flight, answered in any
+  // order) and emits only what they allow, a CQE only from the flush engine; a datapath
+  // or doorbell answer emits neither.
+  qpm_pkg::dp_req_t step_req;
+  assign step_req = ctx_req.wdata[$bits(step_req)-1:0];
+  logic [4:0] open_ev_q [Tags], open_cqe_q [Tags];   // open requests that carried each
+  always_ff @(posedge clk_i) begin
+    for (int t = 0; t < Tags; t++) begin
+      if (!rst_ni) begin
+        open_ev_q[t]  <= '0;
+        open_cqe_q[t] <= '0;
+      end else begin
+        open_ev_q[t]  <= open_ev_q[t]
+                       + 5'(ctx_hs && 32'(ctx_req.tag) == t && step_req.cls[qpm_pkg::StepEvOk])
+                       - 5'(ctx_rsp_valid_i && 32'(ctx_rsp_i.tag) == t && answer.step_ev_ok);
+        open_cqe_q[t] <= open_cqe_q[t]
+                       + 5'(ctx_hs && 32'(ctx_req.tag) == t && step_req.cls[qpm_pkg::StepCqeOk])
+                       - 5'(ctx_rsp_valid_i && 32'(ctx_rsp_i.tag) == t && answer.step_cqe_ok);
+      end
+    end
+  end
+  logic [4:0] ans_open, ans_ev, ans_cqe;
+  always_comb begin
+    ans_open = '0;
+    ans_ev   = '0;
+    ans_cqe  = '0;
+    for (int t = 0; t < Tags; t++) begin
+      if (32'(ctx_rsp_i.tag) == t) begin
+        ans_open = open_q[t];
+        ans_ev   = open_ev_q[t];
+        ans_cqe  = open_cqe_q[t];
+      end
+    end
+  end
   always_comb begin
     if (ctx_rsp_valid_i) begin
       for (int t = 0; t < Tags; t++) if (32'(ctx_rsp_i.tag) == t) assume (open_q[t] != '0);
-      // F6
-      if (qpm_pkg::tag_is_flush(ctx_rsp_i.tag)) assume (!answer.event_valid);
+      if (qpm_pkg::tag_is_step(ctx_rsp_i.tag)) begin
+        assume (answer.step_ev_ok ? ans_ev != '0 : ans_ev < ans_open);
+        assume (answer.step_cqe_ok ? ans_cqe != '0 : ans_cqe < ans_open);
+        if (answer.event_valid) assume (answer.step_ev_ok);
+        if (answer.cqe_valid) assume (answer.step_cqe_ok && qpm_pkg::tag_is_flush(ctx_rsp_i.tag));
+      end else if (ctx_rsp_i.tag == qpm_pkg::TagDp || ctx_rsp_i.tag == qpm_pkg::TagDoorbell) begin
+        assume (!answer.event_valid && !answer.cqe_valid);
+      end
     end
   end
 
@@ -197,8 +238,13 @@ module qpm_dp_front_props #(
   logic                  rsp_dp, ev_dp;
   assign answer = ctx_rsp_i.rdata[$bits(answer)-1:0];
   assign rsp_dp = ctx_rsp_valid_i && ctx_rsp_i.tag == qpm_pkg::TagDp;
-  assign ev_dp  = rsp_dp && answer.event_valid;
+  assign ev_dp  = ctx_rsp_valid_i && qpm_pkg::tag_is_step(ctx_rsp_i.tag) && answer.event_valid;
   logic [4:0] rsp_in_q, eq_in_q;   // answers (events) in, minus taken on the port
+  logic [7:0] ev_open;             // steps in the cache that may emit an event
+  always_comb begin
+    ev_open = '0;
+    for (int t = 4; t < Tags; t++) ev_open = ev_open + 8'(open_ev_q[t]);
+  end
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       rsp_in_q <= '0;
@@ -230,7 +276,7 @@ module qpm_dp_front_props #(
       if (ctx_wait_q) assert (ctx_req_valid && ctx_req.tag == ctx_req_q.tag);
       if (ctx_wait_q) assert (ctx_req_q.tag == qpm_pkg::TagDp ? dp_wait_q :
                               ctx_req_q.tag == qpm_pkg::TagDoorbell ? db_wait_q :
-                              qpm_pkg::tag_is_flush(ctx_req_q.tag) ? 1'b1 : cmd_wait_q);
+                              qpm_pkg::tag_is_step(ctx_req_q.tag) ? 1'b1 : cmd_wait_q);
       if (ctx_req_valid) begin
         if (ctx_req.tag == qpm_pkg::TagDp)
           assert (dp_req_valid_i && ctx_req.op == qpm_pkg::CtxDp && ctx_req.index == dp_req_i.qpn
@@ -238,7 +284,7 @@ module qpm_dp_front_props #(
         else if (ctx_req.tag == qpm_pkg::TagDoorbell)
           assert (db_valid_i && ctx_req.op == qpm_pkg::CtxDp && ctx_req.index == db_i.qpn
                   && ctx_req.dir_entry == '0 && ctx_req.wdata == qpm_pkg::QpcW'(db_op));
-        else if (qpm_pkg::tag_is_flush(ctx_req.tag))
+        else if (qpm_pkg::tag_is_step(ctx_req.tag))
           assert (ctx_req.op == qpm_pkg::CtxDp && ctx_req.dir_entry == '0);
         else
           assert (cmd_req_valid_i && ctx_req.tag == cmd_req_i.tag && ctx_req.op == cmd_req_i.op
@@ -273,12 +319,12 @@ module qpm_dp_front_props #(
 `ifdef P_CREDITS
       // Nothing lost or invented: the response port holds every answer of a datapath
       // operation not yet taken, the EQE port every event; datapath operations in the
-      // cache plus answers waiting never exceed the response FIFO, nor, with events
-      // waiting, the EQ FIFO.
+      // cache plus answers waiting never exceed the response FIFO, nor steps that may
+      // emit an event plus events waiting the EQ FIFO.
       assert (dp_rsp_valid == (rsp_in_q != '0) && 32'(rsp_in_q) <= DpRspDepth);
       assert (eqe_valid == (eq_in_q != '0) && 32'(eq_in_q) <= EqDepth);
       assert (32'(open_q[2]) + 32'(rsp_in_q) <= DpRspDepth);
-      assert (32'(open_q[2]) + 32'(eq_in_q) <= EqDepth);
+      assert (32'(ev_open) + 32'(eq_in_q) <= EqDepth);
       // Every event that arrives is counted (EVENTS) in the cycle it enters.
       assert (event_pulse == (ev_dp || ev_hs));
 `endif

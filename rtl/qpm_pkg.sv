@@ -74,8 +74,11 @@ package qpm_pkg;
   // The QP context: 512 bits, 64 bytes little-endian in memory. The last field sits at
   // bit 0. Hardware-updated fields first, software-set fields last.
   typedef struct packed {
-    logic [12:0] reserved;
+    logic [6:0]  reserved;
     // --- updated by hardware on its own
+    logic        ev_fatal_port;    // the pending QP_FATAL's cause: PORT_FAULT (else memory)
+    logic [4:0]  ev_pending;       // events raised, not yet in the EQ (qpm_pkg::EvBit*);
+                                   // the lowest set bit leaves first (docs/events.md)
     logic        sq_err_pending;   // WQE sq_ci completes with err_syndrome's status (§7)
     logic [7:0]  err_syndrome;
     logic [7:0]  epoch;
@@ -422,6 +425,29 @@ package qpm_pkg;
   parameter logic [7:0] SynRemInvReq   = 8'd6;   // RX_NAK INVALID
   parameter logic [7:0] SynRemOp       = 8'd7;   // RX_NAK OPERATION
   parameter logic [7:0] SynLocQpOp     = 8'd8;   // UC/UD TX_WQE READ/ATOMIC (to SQE)
+  parameter logic [7:0] SynPortFault   = 8'd9;   // PORT_FAULT moved the QP to ERR (QP_FATAL)
+  parameter logic [7:0] SynMemFatal    = 8'd10;  // its QPC could not be read   (QP_FATAL)
+
+  // A QP's pending events, one bit each in qpc_t.ev_pending. The bit order is the order
+  // a QP can raise them in (COMM_EST only in RTR, SQ_DRAINED only in SQD, the errors end
+  // in ERR, QP_FATAL never follows itself), so the lowest set bit is always the oldest.
+  // Bits 2..4 are the fatal class, served before the informational bits 0..1.
+  parameter int unsigned EvBitCommEst   = 0;
+  parameter int unsigned EvBitSqDrained = 1;
+  parameter int unsigned EvBitReqErr    = 2;
+  parameter int unsigned EvBitAccessErr = 3;
+  parameter int unsigned EvBitFatal     = 4;
+  parameter logic [4:0]  EvFatalClass   = 5'b11100;
+
+  // The ev_pending bit of a QP event type (0 for a type kept in no bit).
+  function automatic logic [4:0] ev_bit(logic [4:0] ev_type);
+    ev_bit = 5'b0;
+    if (ev_type == qpm_pkg::EvCommEst)     ev_bit = 5'b00001;
+    if (ev_type == qpm_pkg::EvSqDrained)   ev_bit = 5'b00010;
+    if (ev_type == qpm_pkg::EvQpReqErr)    ev_bit = 5'b00100;
+    if (ev_type == qpm_pkg::EvQpAccessErr) ev_bit = 5'b01000;
+    if (ev_type == qpm_pkg::EvQpFatal)     ev_bit = 5'b10000;
+  endfunction
 
   typedef struct packed {
     logic            is_port;   // a port event: qpn holds the port number
@@ -450,8 +476,14 @@ package qpm_pkg;
   } cqe_t;
 
   typedef struct packed {
-    logic    event_valid;
-    eqe_t    event_data;
+    logic    event_valid;     // a step delivered one of its QP's pending events ...
+    eqe_t    event_data;      // ... this one
+    logic    ev_req_fatal;    // the QP has a fatal-class event pending now (a datapath
+    logic    ev_req_info;     // operation raised it), or an informational one
+    logic    ev_more;         // after this step the QP still has events pending (or the
+                              // step could not read the QPC: try again)
+    logic    step_ev_ok;      // a step's reservations, echoed: room for an EQE ...
+    logic    step_cqe_ok;     // ... and for a CQE
     logic    db_refused;      // a doorbell was refused
     logic    flush_req;       // the QP owes completions now: start (or renew) its flush
     logic    cqe_valid;       // a flush step completed one WQE ...
@@ -466,9 +498,24 @@ package qpm_pkg;
   parameter logic [CtxTagW-1:0] TagPrefetch = 4'd1;   // the command unit's prefetch
   parameter logic [CtxTagW-1:0] TagDp       = 4'd2;   // a datapath operation
   parameter logic [CtxTagW-1:0] TagDoorbell = 4'd3;   // a doorbell
-  // A flush step (qpm_flush_engine): tag 8 + the engine's slot (0 .. 7; 7 is the scan).
+  // A step of owed work (qpm_flush_engine, qpm_flush_exec): the flush engine's tags
+  // are 8 + its slot (0 .. 7; 7 is the scan), the fatal-event engine's 4 + its slot
+  // (0 .. 3; 3 is the scan).
+  function automatic logic tag_is_step(logic [CtxTagW-1:0] tag);
+    tag_is_step = tag[CtxTagW-1] || tag[CtxTagW-2];
+  endfunction
   function automatic logic tag_is_flush(logic [CtxTagW-1:0] tag);
     tag_is_flush = tag[CtxTagW-1];
   endfunction
+  function automatic logic tag_is_fatal(logic [CtxTagW-1:0] tag);
+    tag_is_fatal = !tag[CtxTagW-1] && tag[CtxTagW-2];
+  endfunction
+  // What a step may emit (carried in its dp_req_t's cls field): an EQE, a CQE. The
+  // front grants a step only with room reserved for what it may emit.
+  parameter int unsigned StepEvOk  = 0;
+  parameter int unsigned StepCqeOk = 1;
+  // A fatal-engine step (in its dp_req_t's pos field) delivers events only of a QP with
+  // a fatal-class event pending, and says "more" only while one is.
+  parameter int unsigned StepFatalOnly = 0;
 
 endpackage

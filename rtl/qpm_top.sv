@@ -20,6 +20,7 @@ module qpm_top #(
   parameter int unsigned PkeyTbl     = 128,   // P_Key table entries per port
   parameter int unsigned MaxRdAtomic = 16,    // largest max_rd_atomic / max_dest_rd_atomic
   parameter int unsigned CqeDepth    = 8,     // CQE FIFO entries
+  parameter int unsigned EqDepth     = 16,    // EQ FIFO entries in front of the EQE port
   parameter int unsigned FlushSlots  = 4,     // QPs flushed at once before the scan (1 .. 7)
   localparam int unsigned AxiIdW     = 4
 ) (
@@ -114,19 +115,25 @@ module qpm_top #(
   // Counters (docs/qp-table.md, "Registers"): the cache's, then (after the CSR block's
   // own at index NumCounters) the datapath's: DROPs by reason 1 .. 12, refused
   // doorbells, events raised; then the flush's: CQEs sent, WQEs flushed (CQEs with
-  // WR_FLUSH_ERR), flush overflows (a QP to flush found every slot taken).
-  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5;
+  // WR_FLUSH_ERR), flush overflows (a QP to flush found every slot taken); then the
+  // events' (docs/events.md): fatal overflows, EQEs by type (QP_FATAL, QP_REQ_ERR,
+  // QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PORT_ERR), the EQ's high-water mark, and
+  // PORT_FAULT's scan: QPCs read, QPs moved to ERR.
+  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10;
   logic [qpm_pkg::NumCounters-1:0]               cache_counts;
   logic [qpm_pkg::NumCounters+NumDpCounters-1:0] counts;
   logic [qpm_pkg::NumDropReasons-1:0]            dp_drops;
   logic                                          db_refused, event_raised;
   logic                                          cqe_sent, wqe_flushed, flush_overflow;
+  logic                                          fatal_overflow, eq_hwm, pf_visit, pf_moved;
+  logic [5:0]                                    ev_types;
   logic                                          flush_busy;
   logic                                          table_mapped;
   logic        cmd_refused;
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
-    counts = {flush_overflow, wqe_flushed, cqe_sent, event_raised, db_refused,
+    counts = {pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
+              flush_overflow, wqe_flushed, cqe_sent, event_raised, db_refused,
               dp_drops[qpm_pkg::NumDropReasons-1:1], cache_counts};
     counts[qpm_pkg::CntRefused] = cache_counts[qpm_pkg::CntRefused] | cmd_refused;
   end
@@ -147,12 +154,16 @@ module qpm_top #(
     .PageBits    (PageBits),
     .NumPorts    (NumPorts),
     .PkeyTbl     (PkeyTbl),
-    .MaxRdAtomic (MaxRdAtomic)
+    .MaxRdAtomic (MaxRdAtomic),
+    // far enough to overlap the scan's misses, near enough not to evict what it reads
+    .PfAhead     ((Sets * Ways >= 64) ? 8 : 1)
   ) u_cmd_unit (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .qpn_limit_i     (qpn_limit),
     .refused_o       (cmd_refused),
+    .pf_visit_o      (pf_visit),
+    .pf_moved_o      (pf_moved),
     .cmd_valid_i     (cmd_valid_i),
     .cmd_ready_o     (cmd_ready_o),
     .cmd_i           (cmd_i),
@@ -173,6 +184,7 @@ module qpm_top #(
 
   qpm_dp_front #(
     .CqeDepth   (CqeDepth),
+    .EqDepth    (EqDepth),
     .FlushSlots (FlushSlots)
   ) u_dp_front (
     .clk_i           (clk_i),
@@ -214,6 +226,9 @@ module qpm_top #(
     .cqe_sent_o      (cqe_sent),
     .wqe_flushed_o   (wqe_flushed),
     .flush_overflow_o (flush_overflow),
+    .fatal_overflow_o (fatal_overflow),
+    .ev_type_o       (ev_types),
+    .eq_hwm_o        (eq_hwm),
     .flush_busy_o    (flush_busy)
   );
   assign flush_busy_o = flush_busy;

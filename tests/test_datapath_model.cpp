@@ -1652,5 +1652,5 @@ TEST_CASE("without the datapath flag the datapath words are not supported yet", 
       CHECK(std::string(e.what()).find("not supported yet") != std::string::npos);
     }
   }
-  CHECK_THROWS_AS(parse_script_line("port_fault port=1", 2, true), ScriptError);
+  CHECK_NOTHROW(parse_script_line("port_fault port=1", 2, true));
 }

@@ -453,6 +453,8 @@ struct Probe {
     top->fl_qpn_i = qpn;
     top->fl_exists_i = exists;
     top->fl_mem_err_i = mem_err;
+    top->fl_ev_ok_i = 0;  // completions only: events are stepped in test_events
+    top->fl_cqe_ok_i = 1;
     ports.put(before, top->fl_qpc_i);
     top->eval();
     FlushStep out;

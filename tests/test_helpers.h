@@ -30,6 +30,19 @@ inline uint32_t required(uint32_t type, QpState cur, QpState next) {
   return 0;
 }
 
+// The end-of-run check (QpmEnv::final_check) must find nothing wrong; each problem is
+// shown with the failure.
+inline void require_final_check_clean(QpmEnv &env) {
+  const auto problems = env.final_check();
+  for (const auto &p : problems) UNSCOPED_INFO(p);
+  REQUIRE(problems.empty());
+}
+
+// A CSR counter by its name (kCounterNames), read over AXI4-Lite.
+inline uint32_t csr_counter(QpmEnv &env, const char *name) {
+  return env.read_counters()[counter_index(name)];
+}
+
 // Create qpn and move it to target along RESET -> INIT -> RTR -> RTS [-> SQD | -> ERR]
 // (walk_cmds), writing `attrs`' attribute values. SQE, which only the datapath enters,
 // is reached from RTS through the backdoor.

@@ -188,7 +188,8 @@ TEST_CASE("malformed script lines are errors naming their line", "[script]") {
       {"timeout qpn=0x10 psn=3", "'timeout' takes no 'psn='"},
       {"doorbell qpn=0x10 queue=xq n=4", "'queue' is sq or rq"},
       {"doorbell qpn=0x1000000 queue=sq n=4", "does not fit"},
-      {"port_fault port=1", "not supported yet"},
+      {"port_fault port=256", "does not fit"},
+      {"port_fault", "missing 'port='"},
   };
   for (const auto &[text, msg] : bad) {
     const std::string script = "# comment\n\nsync\n" + text + "\nsync\n";

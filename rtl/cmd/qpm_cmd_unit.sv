@@ -14,6 +14,19 @@
 // waits until the flush is done: FlushWait releases the lock for FlushPoll cycles, and
 // the context is read again. MODIFY to RESET and DESTROY do not wait: a reset stops the
 // flush.
+// A QP's events wait in its QPC (ev_pending) until a step carries them to the EQ
+// (docs/events.md). A command that answers with the context or changes the state
+// (QUERY, PIN, UNPIN, an accepted MODIFY, DESTROY) waits the same way until they have
+// left: events are never lost to a reset, and a QP never has two of one kind pending.
+// SQ_DRAINED raised by a modify is written into the QPC like a datapath event.
+//
+// PORT_FAULT {port} (SPEC.md §4, §8): PORT_ERR goes to the EQ first; then a scan reads
+// every QPN from 2 up to QPN_LIMIT (a page the cache refuses as unmapped is skipped
+// whole) and writes each valid QP bound to the port, in neither RESET nor ERR, to ERR
+// with QP_FATAL pending (its flush and its event follow in the engines' steps). It
+// answers OK when the scan ends. A read that meets a memory error is tried again.
+// The scan prefetches up to PfAhead QPNs ahead of the one it reads, so the misses of
+// a scan over contexts in host memory overlap (as many as the cache has MSHRs).
 //
 // The next command waits in a one-entry lookahead register; while the current one
 // executes, the unit asks the cache to prefetch the next command's context (tag 1, no
@@ -25,12 +38,15 @@ module qpm_cmd_unit #(
   parameter int unsigned PageBits    = 6,     // QPCs per directory page = 2**PageBits
   parameter int unsigned NumPorts    = 2,
   parameter int unsigned PkeyTbl     = 128,
-  parameter int unsigned MaxRdAtomic = 16
+  parameter int unsigned MaxRdAtomic = 16,
+  parameter int unsigned PfAhead     = 8      // PORT_FAULT's prefetch distance (>= 1)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
   input  logic [31:0]       qpn_limit_i,   // CSR QPN_LIMIT
   output logic              refused_o,     // a QP command refused here (REFUSED counter)
+  output logic              pf_visit_o,    // PORT_FAULT read a QPC (scan progress)
+  output logic              pf_moved_o,    // ... and moved it to ERR
   // command / response streams
   input  logic              cmd_valid_i,
   output logic              cmd_ready_o,
@@ -48,7 +64,7 @@ module qpm_cmd_unit #(
   // operations on it wait (qpm_dp_front), so none is lost under the write
   output logic              lock_valid_o,
   output logic [qpm_pkg::QpnW-1:0] lock_qpn_o,
-  // events a command raises (SQ_DRAINED when RTS->SQD finds nothing outstanding)
+  // events a command raises itself (PORT_ERR); QP events go through the QPC
   output logic              event_valid_o,
   input  logic              event_ready_i,
   output qpm_pkg::eqe_t     event_o
@@ -63,7 +79,8 @@ module qpm_cmd_unit #(
     CtxWait    = 3'd3,
     Execute    = 3'd4,
     Respond    = 3'd5,
-    FlushWait  = 3'd6
+    FlushWait  = 3'd6,
+    PortErr    = 3'd7
   } fsm_e;
   localparam int unsigned FlushPoll = 8;
 
@@ -146,14 +163,41 @@ module qpm_cmd_unit #(
                    && (((qpc_q.state == qpm_pkg::StErr)
                         && (qpc_q.sq_ci != qpc_q.sq_pi || qpc_q.rq_ci != qpc_q.rq_pi))
                        || ((qpc_q.state == qpm_pkg::StSqe) && qpc_q.sq_ci != qpc_q.sq_issued));
-  assign waits_for_flush = owes_flush
-                        && ((cmd_q.opcode == qpm_pkg::OpQueryQp)
-                            || (cmd_q.opcode == qpm_pkg::OpPinQp)
-                            || (cmd_q.opcode == qpm_pkg::OpUnpinQp)
-                            || ((cmd_q.opcode == qpm_pkg::OpModifyQp)
-                                && modify_status == qpm_pkg::StatusOk
-                                && modify_qpc.state != qpm_pkg::StReset));
+  logic answers_qpc, owes_events;
+  assign answers_qpc = (cmd_q.opcode == qpm_pkg::OpQueryQp)
+                    || (cmd_q.opcode == qpm_pkg::OpPinQp)
+                    || (cmd_q.opcode == qpm_pkg::OpUnpinQp)
+                    || ((cmd_q.opcode == qpm_pkg::OpModifyQp)
+                        && modify_status == qpm_pkg::StatusOk);
+  assign owes_events = qpc_q.valid && qpc_q.ev_pending != '0;
+  assign waits_for_flush = (owes_flush && answers_qpc
+                            && !(cmd_q.opcode == qpm_pkg::OpModifyQp
+                                 && modify_qpc.state == qpm_pkg::StReset))
+                        || (owes_events && (answers_qpc || cmd_q.opcode == qpm_pkg::OpDestroyQp));
   logic [$clog2(FlushPoll)-1:0] poll_q, poll_d;
+
+  // SQ_DRAINED raised by a modify RTS->SQD that finds nothing outstanding (SPEC §5).
+  logic drains_now;
+  assign drains_now = cmd_q.opcode == qpm_pkg::OpModifyQp && modify_status == qpm_pkg::StatusOk
+                   && qpc_q.state == qpm_pkg::StRts && modify_qpc.state == qpm_pkg::StSqd
+                   && modify_qpc.en_sqd_async_notify && qpc_q.sq_ci == qpc_q.sq_issued;
+
+  // PORT_FAULT: the scan's QP, and its move to ERR with QP_FATAL pending.
+  logic          pf_cmd, pf_hits, pf_last;
+  logic [31:0]   pf_next_qpn, pf_next_page;
+  qpm_pkg::qpc_t pf_qpc;
+  assign pf_cmd  = cmd_q.opcode == qpm_pkg::OpPortFault;
+  assign pf_hits = qpc_q.valid && cmd_q.port_num[7:2] == '0 && qpc_q.port == cmd_q.port_num[1:0]
+                && qpc_q.state != qpm_pkg::StReset && qpc_q.state != qpm_pkg::StErr;
+  assign pf_next_qpn  = cmd_q.qpn + 32'd1;
+  assign pf_next_page = (cmd_q.qpn | ((32'd1 << PageBits) - 32'd1)) + 32'd1;
+  assign pf_last      = pf_next_qpn >= qpn_limit_i;
+  always_comb begin
+    pf_qpc               = qpc_q;
+    pf_qpc.state         = qpm_pkg::StErr;
+    pf_qpc.ev_pending    = qpc_q.ev_pending | (5'd1 << qpm_pkg::EvBitFatal);
+    pf_qpc.ev_fatal_port = 1'b1;
+  end
 
   // The decision: response, and whether and what to write back.
   qpm_pkg::rsp_t exec_rsp;
@@ -173,6 +217,7 @@ module qpm_cmd_unit #(
         exec_rsp.status   = modify_status;
         exec_rsp.syndrome = modify_syndrome;
         exec_qpc          = modify_qpc;
+        if (drains_now) exec_qpc.ev_pending[qpm_pkg::EvBitSqDrained] = 1'b1;
       end
       qpm_pkg::OpDestroyQp: begin
         exec_qpc = destroyed_qpc;
@@ -183,6 +228,10 @@ module qpm_cmd_unit #(
       exec_write = (cmd_q.opcode == qpm_pkg::OpCreateQp) || (cmd_q.opcode == qpm_pkg::OpModifyQp)
                 || (cmd_q.opcode == qpm_pkg::OpDestroyQp);
       if (cmd_q.opcode != qpm_pkg::OpDestroyQp) exec_rsp.qpc = exec_qpc;
+      // Pending events are the hardware's bookkeeping, not part of the context
+      // software sees.
+      exec_rsp.qpc.ev_pending    = '0;
+      exec_rsp.qpc.ev_fatal_port = 1'b0;
     end
   end
 
@@ -203,20 +252,25 @@ module qpm_cmd_unit #(
                        || (next_cmd_q.opcode == qpm_pkg::OpDestroyQp)
                        || (next_cmd_q.opcode == qpm_pkg::OpPinQp)
                        || (next_cmd_q.opcode == qpm_pkg::OpUnpinQp);
-  assign prefetch_now = next_valid_q && !next_fetched_q && next_is_qp_cmd
-                     && next_cmd_q.qpn[31:qpm_pkg::QpnW] == '0
-                     && fsm_q != Idle && fsm_q != CtxRequest;
+  // PORT_FAULT's scan prefetches the QPNs ahead of the one it reads instead.
+  logic [31:0] pf_ahead_q, pf_ahead_d;
+  logic        pf_prefetch;
+  assign pf_prefetch  = (fsm_q == CtxWait || fsm_q == Execute || fsm_q == FlushWait)
+                     && cmd_q.opcode == qpm_pkg::OpPortFault
+                     && pf_ahead_q < qpn_limit_i && pf_ahead_q < cmd_q.qpn + PfAhead;
+  assign prefetch_now = (next_valid_q && !next_fetched_q && next_is_qp_cmd
+                         && next_cmd_q.qpn[31:qpm_pkg::QpnW] == '0
+                         && fsm_q != Idle && fsm_q != CtxRequest
+                         && cmd_q.opcode != qpm_pkg::OpPortFault)
+                     || pf_prefetch;
   // A prefetch once offered stays offered, unchanged, until the cache takes it (the
   // command's own request waits behind it, and no new command replaces next_cmd_q).
-  logic pf_hold_q, offer_pf;
-  assign offer_pf = pf_hold_q || prefetch_now;
+  logic pf_hold_q, offer_pf, pf_offer_q, offer_is_pf;
+  assign offer_pf    = pf_hold_q || prefetch_now;
+  assign offer_is_pf = pf_hold_q ? pf_offer_q : pf_prefetch;   // the scan's prefetch
 
-  // SQ_DRAINED raised by a modify RTS->SQD that finds nothing outstanding (SPEC §5):
-  // offered once the context is written, held until taken.
-  logic ev_pending_q, ev_pending_d, drains_now, drains_q, drains_d;
-  assign drains_now = cmd_q.opcode == qpm_pkg::OpModifyQp && exec_write
-                   && qpc_q.state == qpm_pkg::StRts && modify_qpc.state == qpm_pkg::StSqd
-                   && modify_qpc.en_sqd_async_notify && qpc_q.sq_ci == qpc_q.sq_issued;
+  // PORT_ERR, offered at the start of a PORT_FAULT until the EQ takes it.
+  logic ev_pending_q, ev_pending_d;
 
   // A response with a status only (status is the least significant field of rsp_t).
   localparam int unsigned RspW = $bits(rsp_q);
@@ -233,9 +287,10 @@ module qpm_cmd_unit #(
     dir_entry_d = dir_entry_q;
     next_valid_d   = next_valid_q;
     next_cmd_d     = next_cmd_q;
-    next_fetched_d = next_fetched_q || (offer_pf && ctx_req_ready_i);
+    next_fetched_d = next_fetched_q || (offer_pf && ctx_req_ready_i && !offer_is_pf);
+    pf_ahead_d     = pf_ahead_q;
+    if (offer_pf && ctx_req_ready_i && offer_is_pf) pf_ahead_d = pf_ahead_q + 32'd1;
     ev_pending_d   = ev_pending_q && !event_ready_i;
-    drains_d       = drains_q;
     poll_d         = poll_q;
     if (cmd_valid_i && cmd_ready_o) begin
       next_valid_d   = 1'b1;
@@ -254,7 +309,6 @@ module qpm_cmd_unit #(
 
       Decode: begin
         fsm_d    = Respond;
-        drains_d = 1'b0;
         rsp_d = status_rsp(qpm_pkg::StatusOk);
         if (is_qp_cmd && cmd_q.qpn[31:qpm_pkg::QpnW] != '0) begin
           // Beyond any QPN: refused here, the context port carries QpnW bits only.
@@ -275,9 +329,21 @@ module qpm_cmd_unit #(
         end else if (cmd_q.opcode == qpm_pkg::OpSyncCache) begin
           ctx_op_d = qpm_pkg::CtxSync;
           fsm_d    = CtxRequest;
+        end else if (pf_cmd) begin
+          ev_pending_d = 1'b1;   // PORT_ERR first
+          cmd_d.qpn    = 32'd2;  // QPN 0 and 1 are never valid
+          fsm_d        = PortErr;
         end else begin
-          // PORT_FAULT arrives with the errors issue; everything else is unknown.
           rsp_d = status_rsp(qpm_pkg::StatusBadOp);
+        end
+      end
+
+      PortErr: begin
+        // (and no prefetch of an earlier scan still offered: its QPN must hold)
+        if (!ev_pending_q && !pf_hold_q) begin
+          pf_ahead_d = 32'd3;
+          ctx_op_d = qpm_pkg::CtxRead;
+          fsm_d    = (cmd_q.qpn >= qpn_limit_i) ? Respond : CtxRequest;
         end
       end
 
@@ -286,7 +352,25 @@ module qpm_cmd_unit #(
       end
 
       CtxWait: begin
-        if (main_rsp_valid) begin
+        if (main_rsp_valid && pf_cmd) begin
+          // The scan: a memory error tries the QPN again after a pause; an unmapped page
+          // is skipped; a read goes to Execute, a write's answer moves on.
+          ctx_op_d = qpm_pkg::CtxRead;
+          fsm_d    = CtxRequest;
+          if (ctx_rsp_i.status == qpm_pkg::CtxMemErr) begin
+            fsm_d  = FlushWait;
+            poll_d = '0;
+          end else if (ctx_rsp_i.status == qpm_pkg::CtxUnmapped) begin
+            cmd_d.qpn = pf_next_page;
+            if (pf_next_page >= qpn_limit_i) fsm_d = Respond;
+          end else if (ctx_op_q == qpm_pkg::CtxRead) begin
+            qpc_d = ctx_rsp_i.rdata;
+            fsm_d = Execute;
+          end else begin
+            cmd_d.qpn = pf_next_qpn;
+            if (pf_last) fsm_d = Respond;
+          end
+        end else if (main_rsp_valid) begin
           if (ctx_rsp_i.status == qpm_pkg::CtxMemErr) begin
             rsp_d = status_rsp(qpm_pkg::StatusIntErr);
             fsm_d = Respond;
@@ -301,7 +385,6 @@ module qpm_cmd_unit #(
             fsm_d = Execute;
           end else begin
             fsm_d = Respond;  // a write finished; rsp_q holds the answer
-            if (drains_q && ctx_op_q == qpm_pkg::CtxWrite) ev_pending_d = 1'b1;
           end
         end
       end
@@ -309,8 +392,18 @@ module qpm_cmd_unit #(
       Execute: begin
         rsp_d = exec_rsp;
         fsm_d = Respond;
-        drains_d = drains_now;
-        if (waits_for_flush) begin
+        if (pf_cmd) begin
+          rsp_d    = status_rsp(qpm_pkg::StatusOk);
+          ctx_op_d = qpm_pkg::CtxRead;
+          fsm_d    = CtxRequest;
+          if (pf_hits) begin
+            qpc_d    = pf_qpc;
+            ctx_op_d = qpm_pkg::CtxWrite;
+          end else begin
+            cmd_d.qpn = pf_next_qpn;
+            if (pf_last) fsm_d = Respond;
+          end
+        end else if (waits_for_flush) begin
           fsm_d  = FlushWait;
           poll_d = '0;
         end else if (exec_write) begin
@@ -338,6 +431,8 @@ module qpm_cmd_unit #(
 
       default: fsm_d = Idle;
     endcase
+    // The scan's prefetches stay ahead of its reads (an offer held keeps its QPN).
+    if (!(offer_pf && !ctx_req_ready_i) && pf_ahead_d <= cmd_d.qpn) pf_ahead_d = cmd_d.qpn + 32'd1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -352,13 +447,15 @@ module qpm_cmd_unit #(
       ctx_op_q    <= qpm_pkg::CtxRead;
       dir_entry_q <= '0;
       pf_hold_q    <= 1'b0;
+      pf_offer_q   <= 1'b0;
+      pf_ahead_q   <= '0;
       ev_pending_q <= 1'b0;
-      drains_q     <= 1'b0;
       poll_q       <= '0;
     end else begin
       poll_q       <= poll_d;
-      drains_q     <= drains_d;
       pf_hold_q    <= offer_pf && !ctx_req_ready_i;
+      pf_offer_q   <= offer_is_pf;
+      pf_ahead_q   <= pf_ahead_d;
       ev_pending_q <= ev_pending_d;
       fsm_q       <= fsm_d;
       next_valid_q   <= next_valid_d;
@@ -374,21 +471,20 @@ module qpm_cmd_unit #(
 
   assign cmd_ready_o = !next_valid_q && !pf_hold_q;
   assign refused_o   = fsm_q == Decode && is_qp_cmd && cmd_q.qpn[31:qpm_pkg::QpnW] != '0;
+  assign pf_visit_o  = fsm_q == Execute && pf_cmd;
+  assign pf_moved_o  = fsm_q == Execute && pf_cmd && pf_hits;
   assign rsp_valid_o = fsm_q == Respond && !ev_pending_q;
 
   // From offering the read until the write is answered (a QP command without a write
   // releases it when it leaves Execute).
-  // An event the command raised is still waiting for the EQ: later datapath events of
-  // the QP must not overtake it, so the lock holds until it has left.
-  assign lock_valid_o = ((fsm_q == CtxRequest || fsm_q == CtxWait || fsm_q == Execute)
-                         && (ctx_op_q == qpm_pkg::CtxRead || ctx_op_q == qpm_pkg::CtxWrite))
-                     || ev_pending_q;
+  assign lock_valid_o = (fsm_q == CtxRequest || fsm_q == CtxWait || fsm_q == Execute)
+                     && (ctx_op_q == qpm_pkg::CtxRead || ctx_op_q == qpm_pkg::CtxWrite);
   assign lock_qpn_o   = cmd_q.qpn[qpm_pkg::QpnW-1:0];
 
   assign event_valid_o       = ev_pending_q;
-  assign event_o.is_port     = 1'b0;
-  assign event_o.qpn         = cmd_q.qpn[qpm_pkg::QpnW-1:0];
-  assign event_o.event_type  = qpm_pkg::EvSqDrained;
+  assign event_o.is_port     = 1'b1;
+  assign event_o.qpn         = qpm_pkg::QpnW'(cmd_q.port_num);
+  assign event_o.event_type  = qpm_pkg::EvPortErr;
   assign event_o.syndrome    = qpm_pkg::SynNone;
   assign rsp_o       = rsp_q;
 
@@ -405,14 +501,14 @@ module qpm_cmd_unit #(
       ctx_req_o.wdata     = '0;
       ctx_req_o.tag   = TagPrefetch;
       ctx_req_o.op    = qpm_pkg::CtxPrefetch;
-      ctx_req_o.index = next_cmd_q.qpn[qpm_pkg::QpnW-1:0];
+      ctx_req_o.index = offer_is_pf ? pf_ahead_q[qpm_pkg::QpnW-1:0]
+                                    : next_cmd_q.qpn[qpm_pkg::QpnW-1:0];
     end
   end
 
-  // SQ_DRAINED is raised only by the answer to a modify's write.
-  `QPM_ASSERT_IMPL(EventOnlyAfterWrite_A, !ev_pending_q && ev_pending_d,
-              fsm_q == CtxWait && ctx_op_q == qpm_pkg::CtxWrite
-              && cmd_q.opcode == qpm_pkg::OpModifyQp)
+  // PORT_ERR is raised only at the start of a PORT_FAULT.
+  `QPM_ASSERT_IMPL(EventOnlyAtPortFault_A, !ev_pending_q && ev_pending_d,
+              fsm_q == Decode && pf_cmd)
   // A response arrives only for the request outstanding.
   `QPM_ASSERT_IMPL(CtxRspOnlyWhenWaiting_A, main_rsp_valid, fsm_q == CtxWait)
   // Only a successful command writes a context.

@@ -337,7 +337,7 @@ module qpm_qpc_pipe #(
       // A doorbell is known by its requester's tag, never by an op code the datapath
       // port could carry.
       p1_db_q         <= r.tag == qpm_pkg::TagDoorbell;
-      p1_flush_q      <= qpm_pkg::tag_is_flush(r.tag);
+      p1_flush_q      <= qpm_pkg::tag_is_step(r.tag);
       if (maint_rsp_valid_i) begin
         p1_rsp_tag    <= maint_rsp_tag_i;
         p1_rsp_status <= maint_rsp_status_i;
@@ -378,6 +378,8 @@ module qpm_qpc_pipe #(
   qpm_pkg::dp_exec_rsp_t dp_answer;
   logic                 dp_exists, dp_mem_err, dp_write, dp_event_valid, db_refused, p1_is_db;
   logic                 dp_flush_req, db_flush_req, fl_write, fl_cqe_valid, fl_more;
+  logic                 fl_ev_valid, fl_ev_more;
+  qpm_pkg::eqe_t        fl_event;
   qpm_pkg::cqe_t        fl_cqe;
   assign dp_qpc_in  = p1_rdata;
   assign dp_exists  = p1_rmw && p1_rsp_status == qpm_pkg::CtxOk && dp_qpc_in.valid;
@@ -411,19 +413,44 @@ module qpm_qpc_pipe #(
     .qpn_i       (p1_dp_req.qpn),
     .exists_i    (dp_exists),
     .mem_err_i   (dp_mem_err),
+    .ev_ok_i     (p1_dp_req.cls[qpm_pkg::StepEvOk]),
+    .cqe_ok_i    (p1_dp_req.cls[qpm_pkg::StepCqeOk]),
+    .fatal_only_i (p1_dp_req.pos[qpm_pkg::StepFatalOnly]),
     .qpc_i       (dp_qpc_in),
     .qpc_o       (fl_qpc_out),
     .write_o     (fl_write),
     .cqe_valid_o (fl_cqe_valid),
     .cqe_o       (fl_cqe),
-    .more_o      (fl_more)
+    .more_o      (fl_more),
+    .event_valid_o (fl_ev_valid),
+    .event_o       (fl_event),
+    .ev_more_o     (fl_ev_more)
   );
+
+  // A datapath operation's event is kept in its QPC (ev_pending) and leaves later, in a
+  // step of the event engines (docs/events.md): the datapath never waits for the EQ.
+  logic                 dp_raises;
+  logic [4:0]           dp_ev_bit;
+  qpm_pkg::qpc_t        dp_qpc_ev;
+  assign dp_raises = dp_event_valid && !p1_is_db && !p1_flush_q;
+  logic unused_dp_event;  // the step that delivers it rebuilds the EQE from the QPC
+  assign unused_dp_event = ^{dp_event.is_port, dp_event.qpn, dp_event.syndrome};
+  assign dp_ev_bit = dp_raises ? qpm_pkg::ev_bit(dp_event.event_type) : 5'b0;
+  always_comb begin
+    dp_qpc_ev            = dp_qpc_out;
+    dp_qpc_ev.ev_pending = dp_qpc_out.ev_pending | dp_ev_bit;
+  end
 
   always_comb begin
     dp_answer             = '0;
     dp_answer.rsp         = dp_rsp;
-    dp_answer.event_valid = dp_event_valid && !p1_is_db && !p1_flush_q;
-    dp_answer.event_data  = dp_event;
+    dp_answer.event_valid = p1_flush_q && fl_ev_valid;
+    dp_answer.event_data  = fl_event;
+    dp_answer.ev_req_fatal = (dp_ev_bit & qpm_pkg::EvFatalClass) != '0;
+    dp_answer.ev_req_info  = (dp_ev_bit & ~qpm_pkg::EvFatalClass) != '0;
+    dp_answer.ev_more     = p1_flush_q && fl_ev_more;
+    dp_answer.step_ev_ok  = p1_flush_q && p1_dp_req.cls[qpm_pkg::StepEvOk];
+    dp_answer.step_cqe_ok = p1_flush_q && p1_dp_req.cls[qpm_pkg::StepCqeOk];
     dp_answer.db_refused  = p1_is_db && db_refused;
     dp_answer.flush_req   = p1_flush_q ? 1'b0 : p1_is_db ? db_flush_req : dp_flush_req;
     dp_answer.cqe_valid   = p1_flush_q && fl_cqe_valid;
@@ -435,7 +462,7 @@ module qpm_qpc_pipe #(
   assign p1_rmw_write  = p1_flush_q ? fl_write : p1_is_db ? !db_refused : dp_write;
   assign p1_write      = p1_we || (p1_rmw && p1_rmw_write);
   assign p1_write_data = !p1_rmw ? p1_wdata : p1_flush_q ? fl_qpc_out
-                       : p1_is_db ? db_qpc_out : dp_qpc_out;
+                       : p1_is_db ? db_qpc_out : dp_qpc_ev;
   assign dirty_p1_o    = p1_rmw && p1_write;
   assign excl_p1_o     = p1_rmw;
   assign p1_line_o     = p1_wline;
@@ -469,5 +496,7 @@ module qpm_qpc_pipe #(
   `QPM_ASSERT(OneAnswer_A, !(maint_rsp_valid_i && p_act != PStall && p_act != PPark
                              && p_act != PMaint))
   `QPM_ASSERT_IMPL(ReadOutHasRoom_A, wbread_i, wb_free_any_i)
+  // An event a datapath operation raises is written into its QPC.
+  `QPM_ASSERT_IMPL(EventWritten_A, p1_rmw && dp_raises, dp_write)
 
 endmodule

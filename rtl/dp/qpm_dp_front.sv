@@ -3,9 +3,9 @@
 //
 //   datapath port ─┐                       ┌─► datapath responses (FIFO, DpRspDepth)
 //   doorbell port ─┤                       ├─► EQE port (FIFO, EqDepth)
-//   command unit ──┼─► one request a cycle ─► QP cache pipeline ─┼─► CQE port (FIFO, CqeDepth)
-//   flush engine ──┘   (priority, aging)                           ├─► command unit
-//                                                                  └─► flush engine
+//   command unit ──┤                                               ├─► CQE port (FIFO, CqeDepth)
+//   fatal engine ──┼─► one request a cycle ─► QP cache pipeline ─┼─► command unit
+//   flush engine ──┘   (priority, aging)                           └─► both engines
 //
 // Priority: datapath, then doorbells, then the command unit, then flush steps, except
 // that a command request, then a doorbell, that has waited CmdMaxWait cycles goes
@@ -15,10 +15,15 @@
 // offered only with room reserved for its CQE (the same credits as below), so a slow
 // CQE consumer slows only the flush (docs/errors.md).
 // A datapath operation is admitted only with room reserved for its answer in the
-// response FIFO and for an event in the EQ FIFO (credits: operations in flight plus
-// FIFO contents never exceed the depth), so the pipeline never has to stall on a full
-// FIFO and nothing is dropped; a slow consumer of either stream slows only the datapath
-// port. The command unit's events (SQ_DRAINED at a modify) wait for a free slot.
+// response FIFO (credits: operations in flight plus FIFO contents never exceed the
+// depth), so the pipeline never has to stall on a full FIFO and nothing is dropped.
+// Events (docs/events.md): an operation that raises one writes it into its QPC
+// (ev_pending) and names its QP to an engine: fatal-class events to the fatal engine,
+// informational ones to the flush engine, whose steps then carry them to the EQ FIFO.
+// A step is granted with room reserved for what it may emit: the fatal engine's steps
+// an EQE; the flush engine's a CQE, and an EQE only while the fatal engine is idle, so
+// fatal events overtake informational ones. A slow EQ consumer slows only the events;
+// the datapath never waits for the EQ. The command unit's PORT_ERR waits for a slot.
 // The request offered to the cache is held until taken, even if a higher priority
 // requester arrives meanwhile.
 // A command reads a QPC, decides, and writes it back in two pipeline operations; while
@@ -87,7 +92,12 @@ module qpm_dp_front #(
   output logic                    cqe_sent_o,       // a CQE left on the port ...
   output logic                    wqe_flushed_o,    // ... with status WR_FLUSH_ERR
   output logic                    flush_overflow_o, // a QP to flush found every slot taken
-  output logic                    flush_busy_o
+  output logic                    fatal_overflow_o, // ... a QP with a fatal event, too
+  output logic [5:0]              ev_type_o,        // an EQE in: QP_FATAL, QP_REQ_ERR,
+                                                    // QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PORT_ERR
+  output logic                    eq_hwm_o,         // the EQ holds more than it ever did
+  output logic                    flush_busy_o      // steps owed or in flight, or a CQE
+                                                    // or EQE waiting on its port
 );
 
   if (DpRspDepth > 128 || EqDepth > 128) begin : gen_bad_depth
@@ -99,42 +109,64 @@ module qpm_dp_front #(
     GDp    = 3'd1,
     GDb    = 3'd2,
     GCmd   = 3'd3,
-    GFlush = 3'd4
+    GFlush = 3'd4,
+    GFatal = 3'd5
   } grant_e;
+  grant_e grant, lock_q;   // lock_q: the grant offered last cycle and not yet taken
 
   // ---- credits
   logic [RspCntW-1:0] rsp_count;
   logic [EqCntW-1:0]  eq_count;
   logic [7:0]         inflight_q;       // datapath operations admitted, not yet answered
   logic               dp_credit;
-  assign dp_credit = 32'(inflight_q) + 32'(rsp_count) < DpRspDepth
-                  && 32'(inflight_q) + 32'(eq_count) < EqDepth;
+  assign dp_credit = 32'(inflight_q) + 32'(rsp_count) < DpRspDepth;
 
-  // ---- the flush engine and the CQE credits: flush steps in flight plus the CQE
-  // FIFO's contents never exceed its depth
+  // ---- the engines' credits: steps in flight that may emit a CQE (an EQE) plus the
+  // CQE (EQ) FIFO's contents never exceed its depth
   logic [CqeCntW-1:0] cqe_count;
-  logic [7:0]         fl_inflight_q;
-  logic               fl_credit;
-  assign fl_credit = 32'(fl_inflight_q) + 32'(cqe_count) < CqeDepth;
+  logic [7:0]         cqe_inflight_q, ev_inflight_q;
+  logic               fl_credit, ev_credit, ev_push, cmd_ev_take;
+  assign fl_credit   = 32'(cqe_inflight_q) + 32'(cqe_count) < CqeDepth;
+  // A step offered and held keeps the reservations it was offered with (the offer
+  // stays stable until taken), and its EQ slot counts as used meanwhile.
+  logic [1:0]  fl_perm_q;   // {cqe_ok, ev_ok} of a flush step held on the cache port
+  logic        ev_held;
+  logic [31:0] ev_used;
+  assign ev_held     = lock_q == GFatal || (lock_q == GFlush && fl_perm_q[0]);
+  assign ev_used     = 32'(ev_inflight_q) + 32'(eq_count) + 32'(ev_held);
+  assign cmd_ev_take = cmd_ev_valid_i && !ev_push && ev_used < EqDepth;
+  assign ev_credit   = ev_used + 32'(cmd_ev_take) < EqDepth;
+
+  logic                        fa_step_valid, fa_step_ready, fa_req_a, fa_req_b, fa_engine_busy;
+  logic [qpm_pkg::QpnW-1:0]    fa_step_qpn;
+  logic [qpm_pkg::CtxTagW-1:0] fa_step_tag;
 
   logic                    fl_step_valid, fl_step_ready;
   logic [qpm_pkg::QpnW-1:0] fl_step_qpn;
   logic [qpm_pkg::CtxTagW-1:0] fl_step_tag;
   logic                    fl_req_a, fl_req_b, fl_engine_busy;
-  // A flush step as the pipeline carries it: a dp_req_t naming only the QPN.
-  logic [$bits(dp_req_i)-1:0] fl_step_as_op;
-  assign fl_step_as_op = {8'b0, fl_step_qpn, {($bits(dp_req_i) - 8 - qpm_pkg::QpnW){1'b0}}};
+  // A step as the pipeline carries it: a dp_req_t naming the QPN and, in cls, what the
+  // step may emit (qpm_pkg::StepEvOk, StepCqeOk).
+  logic                       fl_ev_ok, fl_cqe_ok;
+  logic [$bits(dp_req_i)-1:0] fl_step_as_op, fa_step_as_op;
+  assign fl_ev_ok      = (lock_q == GFlush) ? fl_perm_q[0]
+                       : ev_credit && !fa_step_valid && !fa_engine_busy;
+  assign fl_cqe_ok     = (lock_q == GFlush) ? fl_perm_q[1] : fl_credit;
+  assign fl_step_as_op = {8'b0, fl_step_qpn, 4'b0, fl_cqe_ok, fl_ev_ok,
+                          {($bits(dp_req_i) - 14 - qpm_pkg::QpnW){1'b0}}};
+  assign fa_step_as_op = {8'b0, fa_step_qpn, 4'b0, 1'b0, 1'b1, 2'b01,
+                          {($bits(dp_req_i) - 16 - qpm_pkg::QpnW){1'b0}}};
 
   // ---- arbitration with aging and a lock
-  grant_e grant, lock_q;
   logic [$clog2(CmdMaxWait + 1)-1:0] cmd_wait_q, db_wait_q;
   logic cmd_aged, db_aged;
   assign cmd_aged = 32'(cmd_wait_q) >= CmdMaxWait;
   assign db_aged  = 32'(db_wait_q) >= CmdMaxWait;
-  logic dp_locked, db_locked, fl_locked;
+  logic dp_locked, db_locked, fl_locked, fa_locked;
   assign dp_locked = lock_valid_i && dp_req_i.qpn == lock_qpn_i;
   assign db_locked = lock_valid_i && db_i.qpn == lock_qpn_i;
   assign fl_locked = lock_valid_i && fl_step_qpn == lock_qpn_i;
+  assign fa_locked = lock_valid_i && fa_step_qpn == lock_qpn_i;
   always_comb begin
     if (lock_q != GNone)                                 grant = lock_q;
     else if (cmd_req_valid_i && cmd_aged)                grant = GCmd;
@@ -142,7 +174,8 @@ module qpm_dp_front #(
     else if (dp_req_valid_i && dp_credit && !dp_locked)  grant = GDp;
     else if (db_valid_i && !db_locked)                   grant = GDb;
     else if (cmd_req_valid_i)                 grant = GCmd;
-    else if (fl_step_valid && fl_credit && !fl_locked) grant = GFlush;
+    else if (fa_step_valid && ev_credit && !fa_locked) grant = GFatal;
+    else if (fl_step_valid && (fl_cqe_ok || fl_ev_ok) && !fl_locked) grant = GFlush;
     else                                      grant = GNone;
   end
 
@@ -174,6 +207,12 @@ module qpm_dp_front #(
         ctx_req_o.index = fl_step_qpn;
         ctx_req_o.wdata = qpm_pkg::QpcW'(fl_step_as_op);
       end
+      GFatal: begin
+        ctx_req_o.tag   = fa_step_tag;
+        ctx_req_o.op    = qpm_pkg::CtxDp;
+        ctx_req_o.index = fa_step_qpn;
+        ctx_req_o.wdata = qpm_pkg::QpcW'(fa_step_as_op);
+      end
       default: ;
     endcase
   end
@@ -182,14 +221,17 @@ module qpm_dp_front #(
   assign db_ready_o      = grant == GDb && ctx_req_ready_i;
   assign cmd_req_ready_o = grant == GCmd && ctx_req_ready_i;
   assign fl_step_ready   = grant == GFlush && ctx_req_ready_i;
+  assign fa_step_ready   = grant == GFatal && ctx_req_ready_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       lock_q     <= GNone;
+      fl_perm_q  <= '0;
       cmd_wait_q <= '0;
       db_wait_q  <= '0;
     end else begin
       lock_q <= (ctx_req_valid_o && !ctx_req_ready_i) ? grant : GNone;
+      fl_perm_q <= {fl_cqe_ok, fl_ev_ok};
       if (!cmd_req_valid_i || cmd_req_ready_o) cmd_wait_q <= '0;
       else if (!cmd_aged)                      cmd_wait_q <= cmd_wait_q + 1'b1;
       if (!db_valid_i || db_ready_o)           db_wait_q <= '0;
@@ -199,31 +241,74 @@ module qpm_dp_front #(
 
   // ---- answers
   qpm_pkg::dp_exec_rsp_t answer;
-  logic                  rsp_dp, rsp_db, rsp_cmd, rsp_fl, dp_ev_push;
+  logic                  rsp_dp, rsp_db, rsp_cmd, rsp_fl, rsp_fa, rsp_step;
   assign answer          = ctx_rsp_i.rdata[$bits(answer)-1:0];
   assign rsp_dp          = ctx_rsp_valid_i && ctx_rsp_i.tag == qpm_pkg::TagDp;
   assign rsp_db          = ctx_rsp_valid_i && ctx_rsp_i.tag == qpm_pkg::TagDoorbell;
   assign rsp_fl          = ctx_rsp_valid_i && qpm_pkg::tag_is_flush(ctx_rsp_i.tag);
-  assign rsp_cmd         = ctx_rsp_valid_i && !rsp_dp && !rsp_db && !rsp_fl;
+  assign rsp_fa          = ctx_rsp_valid_i && qpm_pkg::tag_is_fatal(ctx_rsp_i.tag);
+  assign rsp_step        = rsp_fl || rsp_fa;
+  assign rsp_cmd         = ctx_rsp_valid_i && !rsp_dp && !rsp_db && !rsp_step;
   assign cmd_rsp_valid_o = rsp_cmd;
   assign cmd_rsp_o       = ctx_rsp_i;
-  assign dp_ev_push      = rsp_dp && answer.event_valid;
+  assign ev_push         = rsp_step && answer.event_valid;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) inflight_q <= '0;
     else         inflight_q <= inflight_q + 8'(dp_req_valid_i && dp_req_ready_o) - 8'(rsp_dp);
   end
 
+  // The reservations a step holds, from its grant to its answer (the answer echoes them).
+  logic step_ev_ok, step_cqe_ok;
+  assign step_ev_ok  = (fa_step_ready && fa_step_valid) || (fl_step_ready && fl_step_valid && fl_ev_ok);
+  assign step_cqe_ok = fl_step_ready && fl_step_valid && fl_cqe_ok;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) fl_inflight_q <= '0;
-    else         fl_inflight_q <= fl_inflight_q + 8'(fl_step_valid && fl_step_ready) - 8'(rsp_fl);
+    if (!rst_ni) begin
+      cqe_inflight_q <= '0;
+      ev_inflight_q  <= '0;
+    end else begin
+      cqe_inflight_q <= cqe_inflight_q + 8'(step_cqe_ok) - 8'(rsp_step && answer.step_cqe_ok);
+      ev_inflight_q  <= ev_inflight_q + 8'(step_ev_ok) - 8'(rsp_step && answer.step_ev_ok);
+    end
   end
 
-  // A command's write of ERR (MODIFY to ERR) starts its QP's flush; the step is granted
-  // after the write, so it reads the QPC the write left.
-  assign fl_req_a = grant == GCmd && ctx_req_ready_i && cmd_req_i.op == qpm_pkg::CtxWrite
-                 && cmd_req_i.wdata.valid && cmd_req_i.wdata.state == qpm_pkg::StErr;
-  assign fl_req_b = (rsp_dp || rsp_db) && answer.flush_req;
+  // A command's write of ERR (MODIFY to ERR, PORT_FAULT) starts its QP's flush, and a
+  // write with events pending (SQ_DRAINED, PORT_FAULT's QP_FATAL) their delivery; the
+  // step is granted after the write, so it reads the QPC the write left.
+  logic cmd_write;
+  assign cmd_write = grant == GCmd && ctx_req_ready_i && cmd_req_i.op == qpm_pkg::CtxWrite
+                  && cmd_req_i.wdata.valid;
+  assign fl_req_a = cmd_write && (cmd_req_i.wdata.state == qpm_pkg::StErr
+                                  || (cmd_req_i.wdata.ev_pending & ~qpm_pkg::EvFatalClass) != '0);
+  assign fl_req_b = (rsp_dp || rsp_db) && (answer.flush_req || answer.ev_req_info);
+  assign fa_req_a = cmd_write && (cmd_req_i.wdata.ev_pending & qpm_pkg::EvFatalClass) != '0;
+  assign fa_req_b = rsp_dp && answer.ev_req_fatal;
+
+  // The fatal engine: QPs with a fatal-class event pending (its steps deliver a QP's
+  // events in the QP's own order, so an informational event raised before it goes too).
+  qpm_flush_engine #(
+    .Slots   (3),
+    .SlotW   (2),
+    .TagBase (4'd4)
+  ) u_fatal_engine (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .qpn_limit_i   (qpn_limit_i),
+    .req_a_valid_i (fa_req_a),
+    .req_a_qpn_i   (cmd_req_i.index),
+    .req_b_valid_i (fa_req_b),
+    .req_b_qpn_i   (answer.rsp.qpn),
+    .step_valid_o  (fa_step_valid),
+    .step_ready_i  (fa_step_ready),
+    .step_qpn_o    (fa_step_qpn),
+    .step_tag_o    (fa_step_tag),
+    .ans_valid_i   (rsp_fa),
+    .ans_tag_i     (ctx_rsp_i.tag),
+    .ans_qpn_i     (answer.rsp.qpn),
+    .ans_more_i    (answer.ev_more),
+    .overflow_o    (fatal_overflow_o),
+    .busy_o        (fa_engine_busy)
+  );
 
   qpm_flush_engine #(
     .Slots (FlushSlots)
@@ -242,12 +327,13 @@ module qpm_dp_front #(
     .ans_valid_i   (rsp_fl),
     .ans_tag_i     (ctx_rsp_i.tag),
     .ans_qpn_i     (answer.rsp.qpn),
-    .ans_more_i    (answer.flush_more),
+    .ans_more_i    (answer.flush_more || answer.ev_more),
     .overflow_o    (flush_overflow_o),
     .busy_o        (fl_engine_busy)
   );
-  // Busy until every step is answered and every CQE has left the port.
-  assign flush_busy_o = fl_engine_busy || fl_inflight_q != '0 || cqe_valid_o;
+  // Busy until every step is answered and every CQE and EQE has left its port.
+  assign flush_busy_o = fl_engine_busy || fa_engine_busy || cqe_inflight_q != '0
+                     || ev_inflight_q != '0 || cqe_valid_o || eqe_valid_o;
 
   logic cqe_push, cqe_fifo_ready;
   assign cqe_push = rsp_fl && answer.cqe_valid;
@@ -284,14 +370,13 @@ module qpm_dp_front #(
     .count_o     (rsp_count)
   );
 
-  // A command event takes a slot no datapath operation in flight has reserved.
-  logic eq_in_valid, eq_in_ready, cmd_ev_room;
+  // A command event (PORT_ERR) takes a slot no step in flight has reserved, in a cycle
+  // no step's event arrives.
+  logic eq_in_valid, eq_in_ready;
   qpm_pkg::eqe_t eq_in;
-  // (the datapath operation offered this cycle has its slot reserved too)
-  assign cmd_ev_room    = 32'(inflight_q) + 32'(eq_count) + 32'(grant == GDp) < EqDepth;
-  assign cmd_ev_ready_o = !dp_ev_push && cmd_ev_room;
-  assign eq_in_valid    = dp_ev_push || (cmd_ev_valid_i && cmd_ev_room);
-  assign eq_in          = dp_ev_push ? answer.event_data : cmd_ev_i;
+  assign cmd_ev_ready_o = cmd_ev_take;
+  assign eq_in_valid    = ev_push || cmd_ev_take;
+  assign eq_in          = ev_push ? answer.event_data : cmd_ev_i;
   qpm_fifo #(
     .Width ($bits(eqe_o)),
     .Depth (EqDepth)
@@ -313,14 +398,37 @@ module qpm_dp_front #(
   end
   assign db_refused_o = rsp_db && answer.db_refused;
   assign event_o      = eq_in_valid && eq_in_ready;
+  // Per event type, in the order of ev_type_o; and the EQ's high-water mark, one pulse
+  // each time the FIFO holds more than it ever did (the counter then holds the mark).
+  always_comb begin
+    ev_type_o = '0;
+    if (event_o) begin
+      ev_type_o[0] = eq_in.event_type == qpm_pkg::EvQpFatal;
+      ev_type_o[1] = eq_in.event_type == qpm_pkg::EvQpReqErr;
+      ev_type_o[2] = eq_in.event_type == qpm_pkg::EvQpAccessErr;
+      ev_type_o[3] = eq_in.event_type == qpm_pkg::EvCommEst;
+      ev_type_o[4] = eq_in.event_type == qpm_pkg::EvSqDrained;
+      ev_type_o[5] = eq_in.event_type == qpm_pkg::EvPortErr;
+    end
+  end
+  logic [EqCntW-1:0] eq_hwm_q;
+  assign eq_hwm_o = event_o && !(eqe_valid_o && eqe_ready_i) && eq_count == eq_hwm_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)       eq_hwm_q <= '0;
+    else if (eq_hwm_o) eq_hwm_q <= eq_hwm_q + 1'b1;
+  end
 
   // ---- contract
   // Credits make room for every answer and event of an admitted operation.
   `QPM_ASSERT_IMPL(RspRoom_A, rsp_dp, rsp_fifo_ready)
   `QPM_ASSERT_IMPL(EqRoom_A, eq_in_valid, eq_in_ready)
   `QPM_ASSERT_IMPL(CqeRoom_A, cqe_push, cqe_fifo_ready)
-  // Only flush steps complete WQEs, and a flush step raises no event.
-  `QPM_ASSERT_IMPL(FlushNoEvent_A, rsp_fl, !answer.event_valid)
+  // Only steps complete WQEs and deliver events, each only with room reserved.
+  // (a command's answer carries a QPC, not a dp_exec_rsp_t)
+  `QPM_ASSERT_IMPL(StepOnlyCqe_A, (rsp_dp || rsp_db || rsp_step) && answer.cqe_valid,
+                   rsp_fl && answer.step_cqe_ok)
+  `QPM_ASSERT_IMPL(StepOnlyEvent_A, (rsp_dp || rsp_db || rsp_step) && answer.event_valid,
+                   rsp_step && answer.step_ev_ok)
   // The requesters hold their requests until taken (AXI rule).
   `QPM_ASSERT_NEXT(DpReqStable_A, dp_req_valid_i && !dp_req_ready_o, dp_req_valid_i
                              && $stable(dp_req_i))
@@ -333,5 +441,7 @@ module qpm_dp_front #(
                              && $stable(cmd_ev_i))
   `QPM_ASSERT_NEXT(FlushStepStable_A, fl_step_valid && !fl_step_ready, fl_step_valid
                                  && $stable({fl_step_qpn, fl_step_tag}))
+  `QPM_ASSERT_NEXT(FatalStepStable_A, fa_step_valid && !fa_step_ready, fa_step_valid
+                                 && $stable({fa_step_qpn, fa_step_tag}))
 
 endmodule

@@ -17,12 +17,16 @@
 // already in a slot renews that slot (its step in flight may have read the QPC before
 // the new work was written). A step that could not read the QPC (memory error) keeps
 // its slot and is tried again: a flush is never dropped.
-// Steps go out on a valid/ready port, tag {1, slot} (slot 7 is the scan), held stable
-// until taken; the front gives them the pipeline's spare cycles only.
+// Steps go out on a valid/ready port, tag TagBase + slot (the last slot number is the
+// scan), held stable until taken; the front gives them the pipeline's spare cycles only.
+// The same engine tracks the QPs with fatal-class events pending (docs/events.md): a
+// QP "owes" whatever its step's answer says it still owes (ans_more_i).
 module qpm_flush_engine #(
-  parameter int unsigned Slots     = 4,   // 1 .. 7
+  parameter int unsigned Slots     = 4,   // 1 .. 2**SlotW - 1
   parameter int unsigned ScanDepth = 2,   // scan steps in flight at once
   parameter int unsigned Groups    = 256, // overflow summary bits (a power of two)
+  parameter int unsigned SlotW     = 3,   // tag bits that name the slot
+  parameter logic [qpm_pkg::CtxTagW-1:0] TagBase = 4'd8,  // the tag of slot 0
   localparam int unsigned QpnW     = qpm_pkg::QpnW,
   localparam int unsigned TagW     = qpm_pkg::CtxTagW
 ) (
@@ -50,8 +54,8 @@ module qpm_flush_engine #(
   output logic            busy_o          // a slot is taken or a scan runs
 );
 
-  if (Slots < 1 || Slots > 7) begin : gen_bad_slots
-    $error("Slots must be 1 .. 7 (tag 8 + slot, slot 7 is the scan)");
+  if (Slots < 1 || Slots >= (1 << SlotW)) begin : gen_bad_slots
+    $error("Slots must be 1 .. 2**SlotW - 1 (the last slot number is the scan)");
   end
   if (ScanDepth < 1 || ScanDepth > 3) begin : gen_bad_scan_depth
     $error("ScanDepth must be 1 .. 3 (a 2-bit count of scan steps in flight)");
@@ -62,7 +66,7 @@ module qpm_flush_engine #(
 
   localparam int unsigned Pos = Slots + 1;   // round-robin positions: slots, then scan
   localparam int unsigned PosW = $clog2(Pos + 1);
-  localparam logic [2:0] ScanSlot = 3'd7;
+  localparam logic [SlotW-1:0] ScanSlot = '1;
   localparam int unsigned GroupW = $clog2(Groups);
   localparam int unsigned CursorW = QpnW - GroupW + 1;  // one bit more: the end
 
@@ -74,7 +78,7 @@ module qpm_flush_engine #(
   logic [CursorW-1:0] cursor_q;
   logic [1:0]        scan_inflight_q;
   logic             offer_q;
-  logic [2:0]       offer_slot_q;
+  logic [SlotW-1:0] offer_slot_q;
   logic [QpnW-1:0]  offer_qpn_q;
   logic [PosW-1:0]  rr_q;
 
@@ -108,11 +112,11 @@ module qpm_flush_engine #(
   end
 
   // ---- answers
-  logic       ans_scan, ans_slot_hit;
-  logic [2:0] ans_slot;
-  assign ans_slot     = ans_tag_q[2:0];
-  logic unused_ans_tag;  // bit 3 says "flush step": the front routes only those here
-  assign unused_ans_tag = ans_tag_q[3];
+  logic             ans_scan, ans_slot_hit;
+  logic [SlotW-1:0] ans_slot;
+  assign ans_slot     = ans_tag_q[SlotW-1:0];
+  logic [TagW-SlotW-1:0] unused_ans_tag;  // the engine's own: the front routes only those
+  assign unused_ans_tag = ans_tag_q[TagW-1:SlotW];
   assign ans_scan     = ans_valid_q && ans_slot == ScanSlot;
   assign ans_slot_hit = ans_valid_q && ans_slot != ScanSlot;
 
@@ -288,7 +292,7 @@ module qpm_flush_engine #(
       if (load) begin
         offer_q <= pick_valid;
         if (pick_valid) begin
-          offer_slot_q <= pick_scan ? ScanSlot : 3'(pick);
+          offer_slot_q <= pick_scan ? ScanSlot : SlotW'(pick);
           offer_qpn_q  <= pick_scan ? scan_qpn[QpnW-1:0] : pick_qpn;
           rr_q         <= (32'(pick) + 1 >= Pos) ? '0 : pick + 1'b1;
         end
@@ -298,7 +302,7 @@ module qpm_flush_engine #(
 
   assign step_valid_o = offer_q;
   assign step_qpn_o   = offer_qpn_q;
-  assign step_tag_o   = {1'b1, offer_slot_q};
+  assign step_tag_o   = TagBase | TagW'(offer_slot_q);
   assign busy_o       = (valid_q != '0) || scan_on_q || offer_q || (ovf_q != '0)
                      || req_a_valid_q || req_b_valid_q || ans_valid_q;
 

@@ -1,6 +1,8 @@
 #include "dp_scoreboard.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <spdlog/spdlog.h>
 
 #include "script.h"
@@ -27,6 +29,7 @@ void EventChecker::expect(const Event &e, const std::string &source) {
   if (coverage_)
     coverage_->sample_event(source, e);
   auto &early = early_[key(e)];
+  if (fatal_class(e.type) && early.empty()) pending_fatal_.push_back({key(e), e, 0});
   if (!early.empty()) {
     const Event a = early.front();
     early.pop_front();
@@ -40,6 +43,30 @@ void EventChecker::arrived(const Event &a) {
   spdlog::debug("eqe {}", event_text(a));
   ++delivered_;
   arrivals_.push_back(a);
+  if (fatal_class(a.type)) {
+    for (auto it = pending_fatal_.begin(); it != pending_fatal_.end(); ++it) {
+      if (it->key == key(a) && it->event == a) {
+        pending_fatal_.erase(it);
+        break;
+      }
+    }
+  } else {
+    // An informational event of a QP with a fatal event outstanding goes first by the
+    // QP's own order; any other overtakes every fatal event outstanding.
+    const bool own_fatal =
+        std::any_of(pending_fatal_.begin(), pending_fatal_.end(),
+                    [&](const PendingFatal &p) { return p.key == key(a); });
+    if (!own_fatal) {
+      for (PendingFatal &p : pending_fatal_) {
+        worst_overtaking_ = std::max(worst_overtaking_, ++p.overtaken);
+        if (p.overtaken == class_bound_ + 1) {
+          ++class_violations_;
+          spdlog::error("ORDER on the EQE port: {} informational events overtook {}",
+                        p.overtaken, event_text(p.event));
+        }
+      }
+    }
+  }
   auto &exp = expected_[key(a)];
   if (exp.empty()) {
     early_[key(a)].push_back(a);  // its operation's response may still be on its way
@@ -90,6 +117,9 @@ std::vector<std::string> EventChecker::problems() const {
   }
   if (mismatches_)
     out.push_back(fmt::format("{} EQE mismatches", mismatches_));
+  if (class_violations_)
+    out.push_back(fmt::format("{} fatal events overtaken by more than {} informational ones",
+                              class_violations_, class_bound_));
   return out;
 }
 

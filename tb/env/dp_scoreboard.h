@@ -50,6 +50,18 @@ class EventChecker {
   // What is wrong at the end of a run: events never delivered, EQEs nothing raised.
   std::vector<std::string> problems() const;
   std::map<EventType, uint64_t> counts() const { return counts_; }
+  // Fatal before informational (SPEC §8, docs/events.md): once the model has raised a
+  // fatal-class event (QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR, PORT_ERR), at most
+  // class_bound informational events of QPs with no fatal event outstanding arrive
+  // before it (those already in the EQ FIFO or in flight to it when it was raised).
+  void set_class_bound(uint64_t bound) { class_bound_ = bound; }
+  uint64_t class_violations() const { return class_violations_; }
+  // The most informational events that overtook one fatal event.
+  uint64_t worst_overtaking() const { return worst_overtaking_; }
+  static bool fatal_class(EventType t) {
+    return t == EventType::QpFatal || t == EventType::QpReqErr ||
+           t == EventType::QpAccessErr || t == EventType::PortErr;
+  }
 
  private:
   // Events of a port are keyed apart from those of the QP with the same number.
@@ -61,6 +73,14 @@ class EventChecker {
   std::vector<Event> arrivals_;
   std::map<EventType, uint64_t> counts_;
   uint64_t raised_ = 0, delivered_ = 0, mismatches_ = 0;
+  // Per fatal-class event raised and not yet arrived: informational arrivals since.
+  struct PendingFatal {
+    uint64_t key;
+    Event event;
+    uint64_t overtaken = 0;
+  };
+  std::deque<PendingFatal> pending_fatal_;
+  uint64_t class_bound_ = 16, class_violations_ = 0, worst_overtaking_ = 0;
 };
 
 struct DpMismatch {

@@ -15,7 +15,9 @@ const std::vector<const char *> kCounterNames = {
     "csr_refused",  "drop_no_qp",    "drop_state",    "drop_type",   "drop_opcode",
     "drop_qkey",    "drop_psn",      "drop_seq",      "drop_access", "drop_no_wqe",
     "drop_count",   "drop_stale",    "drop_mem_err",  "db_refused",  "events",
-    "cqes",         "wqes_flushed",  "flush_overflows"};
+    "cqes",         "wqes_flushed",  "flush_overflows", "fatal_overflows",
+    "ev_qp_fatal",  "ev_qp_req_err", "ev_qp_access_err", "ev_comm_est", "ev_sq_drained",
+    "ev_port_err",  "eq_high_water", "pf_qpcs_read",  "pf_qps_moved"};
 
 size_t counter_index(const std::string &name) {
   for (size_t i = 0; i < kCounterNames.size(); ++i) {
@@ -387,7 +389,7 @@ void QpmEnv::wait_until(const std::function<bool()> &done, const char *what) {
       seen = progress();
       last_progress = tb_.cycles();
     }
-    if (tb_.cycles() - last_progress > opt_.timeout_cycles) {
+    if (tb_.cycles() - last_progress > command_timeout()) {
       // Only events or completions missing: final_check names them; everything else
       // is a hang.
       if ((events_.outstanding() > 0 || cqes_.outstanding() > 0) && driver_.idle() &&
@@ -402,6 +404,15 @@ void QpmEnv::wait_until(const std::function<bool()> &done, const char *what) {
           cqes_.outstanding(), opt_.timeout_cycles));
     }
   }
+}
+
+uint64_t QpmEnv::command_timeout() const {
+  // A PORT_FAULT answers after reading every QPN of the mapped pages (docs/events.md):
+  // allow each QPN a memory round trip on top.
+  const bool port_fault = std::any_of(pushed_.begin(), pushed_.end(), [](const Pushed &p) {
+    return !p.cmd.use_raw_op && p.cmd.op == Opcode::PortFault;
+  });
+  return opt_.timeout_cycles + (port_fault ? uint64_t{model_.config().qpn_limit} * 256 : 0);
 }
 
 void QpmEnv::drain() {
@@ -420,8 +431,8 @@ void QpmEnv::run_stream(uint64_t n, const std::function<Command()> &next, unsign
       answered = scoreboard_.checked();
       last_progress = tb_.cycles();
     }
-    if (tb_.cycles() - last_progress > opt_.timeout_cycles) {
-      throw std::runtime_error("timeout: no response for " + std::to_string(opt_.timeout_cycles) +
+    if (tb_.cycles() - last_progress > command_timeout()) {
+      throw std::runtime_error("timeout: no response for " + std::to_string(command_timeout()) +
                                " cycles");
     }
     if (tb_.assertion_failed()) return;

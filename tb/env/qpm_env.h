@@ -94,6 +94,9 @@ class QpmEnv {
   // Run until every queued command and datapath operation has been answered, every
   // doorbell resolved and every event the model raised delivered.
   void drain();
+  // Cycles without progress before a wait is a hang: the option, more while a
+  // PORT_FAULT scans.
+  uint64_t command_timeout() const;
   // Queue a command, a datapath operation (its tag is the harness's: distinct among the
   // operations in flight, at most 255 of them) or a doorbell without waiting.
   void push_command(const Command &cmd);

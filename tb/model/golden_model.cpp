@@ -259,8 +259,9 @@ Response GoldenModel::execute(const Command &cmd, bool memory_error) {
       return map_page(cmd, memory_error);
     case static_cast<uint8_t>(Opcode::UnmapPage):
       return unmap_page(cmd, memory_error);
+    case static_cast<uint8_t>(Opcode::PortFault):
+      return port_fault(cmd);
     default:
-      // Unknown opcodes, and PORT_FAULT until the errors issue implements it.
       return fail(Status::BadOp);
   }
 }
@@ -351,6 +352,31 @@ Response GoldenModel::modify_qp(const Command &cmd) {
     events_.push_back(Event{false, cmd.qpn, EventType::SqDrained, syndrome::kNone});
   }
   return ok_with(n);
+}
+
+// SPEC §4, §8: PORT_ERR for the port, then every valid QP bound to it and in neither
+// RESET nor ERR goes to ERR (a modify to ERR changes only the state) with QP_FATAL, and
+// is flushed. Always OK: hardware reads a context again after a memory error.
+Response GoldenModel::port_fault(const Command &cmd) {
+  events_.push_back(Event{true, cmd.port_num, EventType::PortErr, syndrome::kNone});
+  for (uint32_t d = 0; d < usable_dir_entries(); ++d) {
+    if (!dir_[d].valid) continue;
+    for (uint32_t slot = 0; slot < (1u << cfg_.page_bits); ++slot) {
+      const uint32_t qpn = (d << cfg_.page_bits) | slot;
+      if (qpn < 2 || qpn >= cfg_.qpn_limit) continue;
+      const uint64_t addr = slot_address(dir_[d].page_address, slot);
+      Qpc n = load(addr);
+      const bool moves = n.valid && n.port == cmd.port_num &&
+                         n.state != static_cast<uint32_t>(QpState::Reset) &&
+                         n.state != static_cast<uint32_t>(QpState::Err);
+      if (!moves) continue;
+      n.state = static_cast<uint32_t>(QpState::Err);
+      memory_[addr] = n;
+      events_.push_back(Event{false, qpn, EventType::QpFatal, syndrome::kPortFault});
+      flush(qpn);
+    }
+  }
+  return Response{};
 }
 
 Response GoldenModel::query_qp(const Command &cmd) const {

@@ -105,6 +105,7 @@ class GoldenModel {
   Response map_page(const Command &cmd, bool memory_error);
   Response unmap_page(const Command &cmd, bool memory_error);
   Response query_qp(const Command &cmd) const;
+  Response port_fault(const Command &cmd);
   // Completes every WQE qpn owes (flush_execute), queueing the CQEs.
   void flush(uint32_t qpn);
 

@@ -208,6 +208,10 @@ struct Qpc {
   uint32_t epoch = 0;
   uint32_t err_syndrome = 0;
   uint32_t sq_err_pending = 0;  // WQE sq_ci completes with err_syndrome's status (SPEC §7)
+  // Events raised and not yet in the EQ (docs/events.md). Hardware bookkeeping: every
+  // command waits until they are gone and answers them as 0, and the model keeps 0.
+  uint32_t ev_pending = 0;
+  uint32_t ev_fatal_port = 0;
   uint32_t reserved = 0;
 
   bool operator==(const Qpc &o) const;

@@ -14,8 +14,6 @@ namespace qpm {
 namespace {
 
 // Words of SPEC §13 whose operations arrive with later steps (datapath, errors).
-const std::set<std::string> kNotYetSupported = {"port_fault"};
-
 // The datapath words of SPEC §13 and the operation each names (doorbell aside).
 const std::map<std::string, DpOp> kDatapathWords = {
     {"rx", DpOp::RxReq},       {"rx_resp_done", DpOp::RxRespDone},
@@ -264,7 +262,7 @@ std::optional<ScriptOp> parse_script_line(const std::string &text, int line_no,
   op.verb = tokens[0];
   const auto dp_word = kDatapathWords.find(op.verb);
   const bool is_dp = dp_word != kDatapathWords.end() || op.verb == "doorbell";
-  if (kNotYetSupported.count(op.verb) || (is_dp && !datapath)) {
+  if (is_dp && !datapath) {
     throw ScriptError(line_no, "'" + op.verb + "' is not supported yet");
   }
   Words w(tokens, line_no);
@@ -300,6 +298,9 @@ std::optional<ScriptOp> parse_script_line(const std::string &text, int line_no,
     qpn();
   } else if (op.verb == "sync") {
     c.op = Opcode::SyncCache;
+  } else if (op.verb == "port_fault") {
+    c.op = Opcode::PortFault;
+    c.port_num = static_cast<uint32_t>(w.number("port", 8));
   } else if (op.verb == "cmd") {  // any opcode byte, for unknown-opcode checks
     c.use_raw_op = true;
     c.raw_op = static_cast<uint8_t>(w.number("opcode", 8));
@@ -414,7 +415,7 @@ std::string format_qpc(const Qpc &q) {
   // Offset order, valid and state first.
   for (auto it = kQpcLayout.rbegin(); it != kQpcLayout.rend(); ++it) {
     const std::string name = it->name;
-    if (name == "reserved") continue;
+    if (name == "reserved" || name == "ev_pending" || name == "ev_fatal_port") continue;
     const uint32_t v = q.*it->member;
     if (name == "state") {
       s += fmt::format(" state={}", state_name(v));
@@ -438,6 +439,8 @@ std::string format_answer(const ScriptOp &op, const Response &rsp) {
     s += fmt::format(" opcode={:#04x}", c.raw_op);
   } else if (c.op == Opcode::MapPage || c.op == Opcode::UnmapPage) {
     s += fmt::format(" dir={}", c.dir_index);
+  } else if (c.op == Opcode::PortFault) {
+    s += fmt::format(" port={}", c.port_num);
   } else if (c.op != Opcode::SyncCache) {
     s += " qpn=" + hex(c.qpn);
   }

@@ -229,11 +229,11 @@ void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim) {
       seen = progress();
       last_progress = env.tb().cycles();
     }
-    if (env.tb().cycles() - last_progress > env.options().timeout_cycles) {
+    if (env.tb().cycles() - last_progress > env.command_timeout()) {
       throw std::runtime_error(fmt::format(
           "timeout: no progress for {} cycles ({} commands, {} datapath operations, {} "
           "doorbells in flight, {} completions owed, flush engine {})",
-          env.options().timeout_cycles, env.commands_in_flight(), env.dp_in_flight(),
+          env.command_timeout(), env.commands_in_flight(), env.dp_in_flight(),
           env.doorbells_pending(), env.cqes().outstanding(),
           env.tb().dut().flush_busy() ? "busy" : "idle"));
     }

@@ -27,12 +27,17 @@ module qpm_exec_probe (
   input  logic [23:0]        fl_qpn_i,
   input  logic               fl_exists_i,
   input  logic               fl_mem_err_i,
+  input  logic               fl_ev_ok_i,
+  input  logic               fl_cqe_ok_i,
   input  logic [511:0]       fl_qpc_i,
   output logic [511:0]       fl_qpc_o,
   output logic               fl_write_o,
   output logic               fl_cqe_valid_o,
   output qpm_pkg::cqe_t      fl_cqe_o,
-  output logic               fl_more_o
+  output logic               fl_more_o,
+  output logic               fl_ev_valid_o,
+  output qpm_pkg::eqe_t      fl_event_o,
+  output logic               fl_ev_more_o
 );
 
   qpm_pkg::qpc_t dp_qpc_in, dp_qpc_out;
@@ -72,12 +77,18 @@ module qpm_exec_probe (
     .qpn_i       (fl_qpn_i),
     .exists_i    (fl_exists_i),
     .mem_err_i   (fl_mem_err_i),
+    .ev_ok_i     (fl_ev_ok_i),
+    .cqe_ok_i    (fl_cqe_ok_i),
+    .fatal_only_i (1'b0),
     .qpc_i       (fl_qpc_in),
     .qpc_o       (fl_qpc_out),
     .write_o     (fl_write_o),
     .cqe_valid_o (fl_cqe_valid_o),
     .cqe_o       (fl_cqe_o),
-    .more_o      (fl_more_o)
+    .more_o      (fl_more_o),
+    .event_valid_o (fl_ev_valid_o),
+    .event_o       (fl_event_o),
+    .ev_more_o     (fl_ev_more_o)
   );
   assign fl_qpc_o = fl_qpc_out;
 
