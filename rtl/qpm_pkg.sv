@@ -238,7 +238,9 @@ package qpm_pkg;
     ctx_status_e        status;
   } ctx_rsp_t;
 
-  // Event counters reported through the CSR block (docs/qp-table.md), in register order.
+  // Event counters of the QP cache (its count_o), reported through the CSR block
+  // (docs/qp-table.md), in register order up to CntMissWaits. CntWbRetries came later:
+  // qpm_top maps it after every other counter, so the older addresses stay.
   parameter int unsigned CntHits      = 0;
   parameter int unsigned CntMisses    = 1;
   parameter int unsigned CntMerged    = 2;
@@ -249,7 +251,8 @@ package qpm_pkg;
   parameter int unsigned CntRefused   = 7;
   parameter int unsigned CntMemErrors = 8;
   parameter int unsigned CntMissWaits = 9;
-  parameter int unsigned NumCounters  = 10;
+  parameter int unsigned CntWbRetries = 10;  // writes answered with an error, sent again
+  parameter int unsigned NumCounters  = 11;
 
   // ---------------------------------------------------------------------------------
   // The datapath port (SPEC.md §2, §6; docs/datapath.md)

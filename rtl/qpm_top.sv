@@ -112,14 +112,18 @@ module qpm_top #(
   logic [63:0] qpt_base;
   logic [31:0] qpn_limit;
   logic [1:0]  evict_policy;
-  // Counters (docs/qp-table.md, "Registers"): the cache's, then (after the CSR block's
-  // own at index NumCounters) the datapath's: DROPs by reason 1 .. 12, refused
-  // doorbells, events raised; then the flush's: CQEs sent, WQEs flushed (CQEs with
-  // WR_FLUSH_ERR), flush overflows (a QP to flush found every slot taken); then the
-  // events' (docs/events.md): fatal overflows, EQEs by type (QP_FATAL, QP_REQ_ERR,
-  // QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PORT_ERR), the EQ's high-water mark, and
-  // PORT_FAULT's scan: QPCs read, QPs moved to ERR.
+  // Counters (docs/qp-table.md, "Registers"): the cache's up to MISS_WAITS, then
+  // (after the CSR block's own at index CntWbRetries) the datapath's: DROPs by reason
+  // 1 .. 12, refused doorbells, events raised; then the flush's: CQEs sent, WQEs flushed
+  // (CQEs with WR_FLUSH_ERR), flush overflows (a QP to flush found every slot taken);
+  // then the cache's WB_RETRIES, which came later, so the others keep their addresses;
+  // last the events' (docs/events.md): fatal overflows, EQEs by type (QP_FATAL,
+  // QP_REQ_ERR, QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PORT_ERR), the EQ's high-water
+  // mark, and PORT_FAULT's scan: QPCs read, QPs moved to ERR.
   localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10;
+  if (qpm_pkg::CntWbRetries != qpm_pkg::NumCounters - 1) begin : gen_bad_counter_map
+    $error("the cache's WB_RETRIES must be its last counter: qpm_top maps it at the end");
+  end
   logic [qpm_pkg::NumCounters-1:0]               cache_counts;
   logic [qpm_pkg::NumCounters+NumDpCounters-1:0] counts;
   logic [qpm_pkg::NumDropReasons-1:0]            dp_drops;
@@ -133,8 +137,9 @@ module qpm_top #(
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
     counts = {pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
-              flush_overflow, wqe_flushed, cqe_sent, event_raised, db_refused,
-              dp_drops[qpm_pkg::NumDropReasons-1:1], cache_counts};
+              cache_counts[qpm_pkg::CntWbRetries], flush_overflow, wqe_flushed, cqe_sent,
+              event_raised, db_refused, dp_drops[qpm_pkg::NumDropReasons-1:1],
+              cache_counts[qpm_pkg::CntWbRetries-1:0]};
     counts[qpm_pkg::CntRefused] = cache_counts[qpm_pkg::CntRefused] | cmd_refused;
   end
   logic unused_drop_none;   // DROP always names a reason
@@ -332,7 +337,7 @@ module qpm_top #(
     .PageBits    (PageBits),
     .DirEntries  (DirEntries),
     .NumCounters   (qpm_pkg::NumCounters + NumDpCounters),
-    .OwnCounterIdx (qpm_pkg::NumCounters)
+    .OwnCounterIdx (qpm_pkg::CntWbRetries)
   ) u_csr (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),

@@ -27,7 +27,8 @@ PROFILES = {
     "slow": ["--mem-latency", "100:400", "--mem-reorder"],
     "backpressure": ["--mem-latency", "10:60", "--mem-backpressure", "0.3",
                      "--mem-aw-waits-for-w", "--mem-interleave"],
-    "errors": ["--mem-latency", "20:60", "--mem-reorder", "--mem-read-error-rate", "0.02"],
+    "errors": ["--mem-latency", "20:60", "--mem-reorder", "--mem-read-error-rate", "0.02",
+               "--mem-write-error-rate", "0.05"],
 }
 TESTS = ("sim", "cache")
 LOG_TAIL_LINES = 60

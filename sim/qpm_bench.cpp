@@ -9,13 +9,24 @@
 // QP), with 20% of the port's cycles idle so the flush has spare cycles to use, and
 // flush-neighbours-baseline the same traffic without the flushes; both count cycles up
 // to the last datapath answer, and cqes says how many completions left meanwhile.
+// eq-storm (issue 8, docs/events.md) is not a datapath workload: PORT_FAULT on a port
+// with 4096 QPs in RTS, their 4097 events (PORT_ERR, then a QP_FATAL each) drained
+// through the 16-entry EQ by a consumer that takes one EQE every K cycles, while a few
+// healthy QPs on the other port carry datapath traffic; it prints one line of its own
+// (see run_eq_storm):
+//   eq-storm: qps=4096 eq_depth=16 delivered=N duplicates=N lost=N max_pending_bits=N
+//     longest_wait=N healthy_ops_per_cycle=X eq_high_water=N baseline_ops_per_cycle=X
+// and a CSV row in the common columns: active_qps the healthy QPs, ops and cycles their
+// answers and the window from the fault to the last EQE, cmd_delay_max the PORT_FAULT's
+// own time to its answer (its scan).
 // Every answer is still checked against
 // the golden model (QpmEnv's scoreboard): a mismatch makes the run fail, so a number is
 // never printed for a wrong design.
 //
 //   qpm_bench [--workload all|hit-distinct|hit-same|mixed|cmd-under-load|
-//              flush-neighbours|flush-neighbours-baseline] [--ops N]
-//             [--config default|tiny] [--mem-latency N] [--csv FILE]
+//              flush-neighbours|flush-neighbours-baseline|eq-storm] [--ops N]
+//             [--config default|tiny] [--mem-latency N] [--eqe-every K]
+//             [--storm-dp-idle P] [--csv FILE]
 //
 // Prints a table and writes CSV with the columns
 //   workload,config,active_qps,mem_latency,ops,cycles,ops_per_cycle,p50_latency,
@@ -29,9 +40,12 @@
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "builders.h"
+#include "datapath.h"
 #include "port_codec.h"
 #include "qpm_env.h"
 
@@ -225,6 +239,267 @@ Row run_workload(const std::string &name, const Setup &s, uint64_t ops) {
   return r;
 }
 
+// ---------------------------------------------------------------------------------
+// eq-storm (issue 8): PORT_FAULT on 4096 QPs through a 16-entry EQ and a slow consumer.
+
+constexpr uint32_t kStormQps = 4096;
+constexpr uint32_t kStormFirstQpn = 2;       // the faulting QPs: QPNs 2 .. 4097
+constexpr uint32_t kStormQpnLimit = 8192;    // QPN_LIMIT programmed: above 4097 (a power of
+                                             // two pages; the fault's scan reads all 8192)
+constexpr uint32_t kStormPort = 2;
+constexpr uint32_t kHealthyPort = 1;
+constexpr uint32_t kHealthyQps = 8;
+constexpr uint32_t kHealthyFirstQpn = 0x1800;  // on port 1, never touched by the fault
+constexpr uint32_t kEqDepth = 16;              // qpm_top's EqDepth (both configurations)
+constexpr uint64_t kBaselineCycles = 4096;     // healthy traffic measured before the fault
+constexpr uint64_t kQuietCycles = 200000;      // no EQE this long after the fault's answer:
+                                               // the rest counts as lost
+constexpr uint64_t kSettleCycles = 5000000;    // the engines' work after the last EQE
+
+// The most on-chip state that holds pending events, in bits: a structural bound from
+// the RTL parameters, not a measurement. A pending event lives in its QP's QPC
+// (ev_pending bits, in host memory or the QP cache, which do not grow with the number of
+// QPs raising events); on chip it is at most in
+//   - the EQ FIFO (qpm_dp_front u_eq_fifo): EqDepth x eqe_t, eqe_t = is_port 1 + qpn
+//     QpnW 24 + event_type 5 + syndrome 8 = 38 bits;
+//   - each of the two qpm_flush_engine instances that find QPs with events pending (the
+//     flush engine, FlushSlots = 4 slots, and the fatal engine, 3 slots): per slot
+//     qpn_q 24 + valid_q/busy_q/renew_q 3; the overflow summary ovf_q, Groups = 256
+//     bits; the scan registers scan_on_q 1 + group_q 8 + cursor_q (QpnW - 8 + 1 = 17)
+//     + scan_inflight_q 2 + group_ptr_q 8 = 36.
+// Not counted: the engines' input and offer registers (one cycle's copies of a request,
+// an answer or a slot's QPN, not state of their own), the front's 8-bit EQ reservation
+// count, and PORT_ERR, which is built from the command register while PORT_FAULT runs.
+namespace pending_bits {
+constexpr uint64_t kQpnW = 24;
+constexpr uint64_t kEqe = 1 + kQpnW + 5 + 8;
+static_assert(kEqe == kEqeBits, "eqe_t width (port_codec.h)");
+constexpr uint64_t kGroups = 256, kGroupW = 8;
+constexpr uint64_t kScan = 1 + kGroupW + (kQpnW - kGroupW + 1) + 2 + kGroupW;
+constexpr uint64_t engine(uint64_t slots) { return slots * (kQpnW + 3) + kGroups + kScan; }
+constexpr uint64_t kFlushSlots = 4, kFatalSlots = 3;
+constexpr uint64_t kMax = kEqDepth * kEqe + engine(kFlushSlots) + engine(kFatalSlots);
+static_assert(kMax == 608 + 400 + 373, "the documented bound");
+}  // namespace pending_bits
+
+// The EQ consumer of eq-storm, deterministic: after it takes an EQE it holds the EQE
+// sink (eqe_ready low) for K-1 cycles, then raises eqe_ready until it takes the next
+// one. So it takes one EQE every K cycles while the EQ has one (never two within K
+// cycles); EnvOptions::eqe_stall_prob stays 0. Until arm() the sink takes every EQE.
+// It also stamps each EQE taken and each datapath response with the edge it crossed at.
+class StormProbe : public TbExtension {
+ public:
+  struct Arrival {
+    Event event;
+    uint64_t cycle;
+  };
+  StormProbe(QpmEnv &env, uint32_t k) : env_(env), k_(k) {}
+  void arm() {
+    armed_ = true;
+    next_take_ = 0;
+  }
+  void before_edge(Dut &dut) override {
+    const uint64_t now = env_.tb().cycles();
+    if (dut.dp_rsp_valid() && dut.dp_rsp_ready()) dp_rsps_.push_back(now);
+    if (!armed_) return;
+    if (dut.eqe_valid() && dut.eqe_ready()) {
+      arrivals_.push_back({decode_event(dut.eqe()), now});
+      next_take_ = now + k_;
+      env_.eqe_sink().hold(k_ > 1);  // ready low from the next edge on
+    } else if (now + 1 >= next_take_) {
+      env_.eqe_sink().hold(false);   // ready high at edge next_take_ and after
+    }
+  }
+  void after_edge(Dut &) override {}
+  const std::vector<Arrival> &arrivals() const { return arrivals_; }
+  // Datapath responses at edges first .. last.
+  uint64_t dp_responses(uint64_t first, uint64_t last) const {
+    return static_cast<uint64_t>(std::count_if(dp_rsps_.begin(), dp_rsps_.end(),
+                                               [&](uint64_t c) { return c >= first && c <= last; }));
+  }
+
+ private:
+  QpmEnv &env_;
+  uint32_t k_;
+  bool armed_ = false;
+  uint64_t next_take_ = 0;
+  std::vector<Arrival> arrivals_;
+  std::vector<uint64_t> dp_rsps_;
+};
+
+// CREATE_QP and the walk to RTS of qpn as an RC QP on `port`.
+void add_bring_up(std::vector<Command> &out, uint32_t qpn, uint32_t port) {
+  const uint32_t rc = static_cast<uint32_t>(QpType::RC);
+  Command attrs = builders::valid_attributes();
+  attrs.port_num = port;
+  out.push_back(builders::create_cmd(qpn, rc));
+  for (const Command &c : builders::walk_cmds(qpn, rc, QpState::Rts, attrs)) out.push_back(c);
+}
+
+Row run_eq_storm(const Setup &s, uint32_t k) {
+  QpmEnv env(env_options(s, kStormQpnLimit));
+  LatencyProbe latency(env);
+  StormProbe probe(env, k);
+  env.tb().add(&latency);
+  env.tb().add(&probe);
+
+  // Setup: 4096 QPs on port 2 and the healthy ones on port 1, all RC in RTS, the
+  // commands streamed back to back (each answer checked against the model).
+  std::vector<Command> setup;
+  std::vector<uint32_t> healthy;
+  for (uint32_t i = 0; i < kStormQps; ++i) add_bring_up(setup, kStormFirstQpn + i, kStormPort);
+  for (uint32_t i = 0; i < kHealthyQps; ++i) {
+    healthy.push_back(kHealthyFirstQpn + i);
+    add_bring_up(setup, healthy.back(), kHealthyPort);
+  }
+  size_t next = 0;
+  env.run_stream(setup.size(), [&] { return setup[next++]; }, 4);
+  env.drain();
+  for (uint32_t i = 0; i < kStormQps; ++i) {
+    const Qpc &q = env.model().qpc(kStormFirstQpn + i);
+    if (q.state != static_cast<uint32_t>(QpState::Rts) || q.port != kStormPort) {
+      throw std::runtime_error(fmt::format("qpm_bench: eq-storm: QP {:#x} not in RTS on port {}",
+                                           kStormFirstQpn + i, kStormPort));
+    }
+  }
+  if (env.scoreboard().mismatches() != 0) {
+    throw std::runtime_error("qpm_bench: eq-storm: a setup command was answered wrongly");
+  }
+
+  // Healthy traffic: WRITE ONLY at the expected PSN, round robin, with an idle cycle
+  // before each operation with probability --storm-dp-idle (0.2 by default, as
+  // flush-neighbours: the engines' steps take only the pipeline's spare cycles, and
+  // with an operation offered every cycle the fault's QP_FATALs starve; docs/events.md).
+  std::map<uint32_t, uint32_t> psn;
+  for (uint32_t q : healthy) psn[q] = env.model().qpc(q).expected_psn;
+  uint64_t pushed = 0;
+  auto top_up = [&] {
+    while (env.dp_queued() < 4 && env.dp_in_flight() < 200) {
+      const uint32_t q = healthy[pushed++ % healthy.size()];
+      env.push_dp(write_only(q, psn[q]++));
+    }
+  };
+  // Warm the healthy QPs' contexts, then their rate without a storm (the extra field
+  // baseline_ops_per_cycle, to compare healthy_ops_per_cycle with).
+  for (uint32_t q : healthy) env.push_dp(write_only(q, psn[q]++));
+  env.drain();
+  const uint64_t base_from = env.tb().cycles();
+  while (env.tb().cycles() < base_from + kBaselineCycles) {
+    top_up();
+    env.run_cycles(1);
+  }
+  const uint64_t base_to = env.tb().cycles() - 1;
+  env.events().take_arrivals();
+
+  // The storm. The QP_FATALs' raise time is not visible at the pins: every event of the
+  // fault counts as raised when the PORT_FAULT command is pushed (the cycle before its
+  // handshake at the earliest), so longest_wait is an upper bound of each event's wait.
+  // The window of healthy_ops_per_cycle runs from that cycle to the last EQE's edge.
+  // It ends when every event the model raised has arrived, or when none arrived for
+  // kQuietCycles after the fault's answer (what is missing then counts as lost).
+  probe.arm();
+  latency.reset();
+  const uint64_t fault_at = env.tb().cycles();
+  const uint64_t cqes_before = env.cqes().delivered();
+  Command fault;
+  fault.op = Opcode::PortFault;
+  fault.port_num = kStormPort;
+  env.push_command(fault);
+  uint64_t fault_answered = 0;
+  const size_t expected = kStormQps + 1;
+  for (;;) {
+    top_up();
+    env.run_cycles(1);
+    const uint64_t now = env.tb().cycles();
+    if (!fault_answered && env.commands_in_flight() == 0) fault_answered = now;
+    if (fault_answered && probe.arrivals().size() >= expected && env.events().outstanding() == 0) break;
+    const uint64_t last = probe.arrivals().empty() ? fault_answered : probe.arrivals().back().cycle;
+    if (fault_answered && now > std::max(last, fault_answered) + kQuietCycles) break;
+    if (env.tb().assertion_failed()) break;
+  }
+  // What arrived in the window; EQEs taken later (an incomplete run's stragglers while
+  // the CSR counters are read) do not count.
+  const std::vector<StormProbe::Arrival> got = probe.arrivals();
+  const uint64_t gave_up = env.tb().cycles();
+  const uint64_t storm_end = got.empty() ? env.tb().cycles() : got.back().cycle;
+  const uint64_t p50 = latency.percentile(0.50), p99 = latency.percentile(0.99);
+  const uint64_t cqes = env.cqes().delivered() - cqes_before;
+
+  // Everything taken, counted: duplicates per (QP or port, type), QPs without their
+  // QP_FATAL and a missing PORT_ERR.
+  std::map<std::tuple<bool, uint32_t, EventType>, uint32_t> seen;
+  uint64_t longest_wait = 0;
+  for (const auto &a : got) {
+    ++seen[{a.event.is_port, a.event.qpn, a.event.type}];
+    longest_wait = std::max(longest_wait, a.cycle - fault_at);
+  }
+  uint64_t duplicates = 0;
+  for (const auto &[key, n] : seen) duplicates += n - 1;
+  uint64_t lost = seen.count({true, kStormPort, EventType::PortErr}) ? 0 : 1;
+  for (uint32_t i = 0; i < kStormQps; ++i) {  // every one of them was in RTS on the port
+    if (!seen.count({false, kStormFirstQpn + i, EventType::QpFatal})) ++lost;
+  }
+  // The last EQE is not the end of the work: the flush engine still steps every QP the
+  // fault moved to ERR (with nothing to complete here), most of them through its
+  // overflow scan, which answers nothing and raises nothing meanwhile; drain()'s
+  // no-progress timeout would take that for a hang, so wait for it here first.
+  const bool complete = env.events().outstanding() == 0;
+  uint64_t settle = 0;
+  if (complete) {
+    while (env.tb().dut().flush_busy() || env.dp_in_flight() || env.dp_queued()) {
+      if (++settle > kSettleCycles) {
+        throw std::runtime_error(fmt::format(
+            "qpm_bench: eq-storm: the engines still busy {} cycles after the last EQE", settle));
+      }
+      env.run_cycles(1);
+    }
+    env.drain();
+  }
+  const std::vector<uint32_t> counters = env.read_counters();
+  const uint32_t high_water = counters[counter_index("eq_high_water")];
+  const uint64_t window = storm_end - fault_at;
+  const uint64_t healthy_ops = probe.dp_responses(fault_at, storm_end);
+  const double rate = window ? static_cast<double>(healthy_ops) / static_cast<double>(window) : 0.0;
+  const double base_rate = static_cast<double>(probe.dp_responses(base_from, base_to)) /
+                           static_cast<double>(kBaselineCycles);
+  fmt::print("eq-storm: qps={} eq_depth={} delivered={} duplicates={} lost={} max_pending_bits={} "
+             "longest_wait={} healthy_ops_per_cycle={:.3f} eq_high_water={} "
+             "baseline_ops_per_cycle={:.3f}\n",
+             kStormQps, kEqDepth, got.size(), duplicates, lost, pending_bits::kMax,
+             longest_wait, rate, high_water, base_rate);
+  std::fflush(stdout);
+  if (!complete || lost || duplicates || got.size() != expected) {
+    throw std::runtime_error(fmt::format(
+        "qpm_bench: eq-storm: {} events delivered, {} lost, {} duplicated (expected {}) by "
+        "{} cycles after the fault ({} after its answer); {} missing",
+        got.size(), lost, duplicates, expected, gave_up - fault_at, gave_up - fault_answered,
+        expected - std::min(expected, got.size())));
+  }
+  for (const auto &[name, want] : {std::pair<const char *, uint32_t>{"ev_port_err", 1},
+                                   {"ev_qp_fatal", kStormQps},
+                                   {"pf_qps_moved", kStormQps}}) {
+    if (counters[counter_index(name)] != want) {
+      throw std::runtime_error(fmt::format("qpm_bench: eq-storm: counter {} = {}, expected {}",
+                                           name, counters[counter_index(name)], want));
+    }
+  }
+  require_clean(env, "eq-storm");
+
+  Row r;
+  r.workload = "eq-storm";
+  r.config = s.config;
+  r.active_qps = kHealthyQps;  // the QPs with datapath traffic
+  r.mem_latency = s.mem_latency;
+  r.ops = healthy_ops;         // healthy answers from the fault to the last EQE
+  r.cycles = window;
+  r.ops_per_cycle = rate;
+  r.p50 = p50;
+  r.p99 = p99;
+  r.cmd_delay_max = fault_answered - fault_at;  // PORT_FAULT: push to answer (its scan)
+  r.cqes = cqes;
+  return r;
+}
+
 }  // namespace
 }  // namespace qpm
 
@@ -236,26 +511,39 @@ int main(int argc, char **argv) {
   uint32_t mem_latency = 200;
   app.add_option("--workload", workload,
                  "hit-distinct, hit-same, mixed, cmd-under-load, flush-neighbours, "
-                 "flush-neighbours-baseline or all")
+                 "flush-neighbours-baseline, eq-storm or all")
       ->check(CLI::IsMember({"all", "hit-distinct", "hit-same", "mixed", "cmd-under-load",
-                             "flush-neighbours", "flush-neighbours-baseline"}));
+                             "flush-neighbours", "flush-neighbours-baseline", "eq-storm"}));
   app.add_option("--ops", ops, "operations measured per workload")->check(CLI::Range(1, 10000000));
   app.add_option("--config", config, "RTL configuration")->check(CLI::IsMember({"default", "tiny"}));
   app.add_option("--mem-latency", mem_latency, "memory latency in cycles (mixed)")
       ->check(CLI::Range(1, 10000));
   app.add_option("--seed", seed, "random seed (mixed's QPN choice)");
+  uint32_t eqe_every = 8;
+  double storm_idle = 0.2;
+  app.add_option("--eqe-every", eqe_every, "eq-storm: the consumer takes one EQE every K cycles (at most)")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--storm-dp-idle", storm_idle,
+                 "eq-storm: chance of an idle cycle before each healthy datapath operation")
+      ->check(CLI::Range(0.0, 0.99));
   app.add_option("--csv", csv, "CSV output file");
   CLI11_PARSE(app, argc, argv);
 
   const std::vector<std::string> all = {"hit-distinct",     "hit-same",
                                         "mixed",            "cmd-under-load",
-                                        "flush-neighbours", "flush-neighbours-baseline"};
+                                        "flush-neighbours", "flush-neighbours-baseline",
+                                        "eq-storm"};
   std::vector<std::string> names = workload == "all" ? all : std::vector<std::string>{workload};
   std::vector<Row> rows;
   try {
     for (const auto &n : names) {
       const bool flush = n.rfind("flush-neighbours", 0) == 0;
-      const Setup s{config, n == "mixed" ? mem_latency : 20, seed, flush ? 0.2 : 0.0};
+      const Setup s{config, n == "mixed" ? mem_latency : 20, seed,
+                    n == "eq-storm" ? storm_idle : flush ? 0.2 : 0.0};
+      if (n == "eq-storm") {  // prints its own line
+        rows.push_back(run_eq_storm(s, eqe_every));
+        continue;
+      }
       rows.push_back(run_workload(n, s, ops));
       const Row &r = rows.back();
       fmt::print("{:<16} {:>8} qps={:<5} mem={:<4} ops={:<7} cycles={:<8} ops/cycle={:.3f} "

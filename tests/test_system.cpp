@@ -64,6 +64,7 @@ TEST_CASE("a printed replay line reproduces its run cycle for cycle", "[system]"
   SimOptions o = system_seed(7);
   o.cmds = 1500;
   o.mem_read_error_rate = 0.02;
+  o.mem_write_error_rate = 0.05;
   o.mem_backpressure = 0.1;
   o.mem_aw_waits_for_w = true;
   const std::string line = replay_line(o);

@@ -8,7 +8,11 @@
 //                  Page (read the valid bit of each of its 64 QPCs in memory: RES_BUSY if
 //                  one is set), Drop (drop the page's now clean lines), Dir (write the
 //                  entry), answer.
-// Every memory request is held, unchanged, until the memory port takes it.
+// Every memory request is held, unchanged, until the memory port takes it. A write
+// answered with an error is sent again until memory answers OKAY (the write-back
+// buffer does that for the lines; XDirWait for the directory entry), so a line is
+// marked clean, and SYNC or MAP/UNMAP answers, only once memory holds the data: no
+// write error reaches the answer (docs/qp-cache.md, section 10).
 `include "qpm_assert.svh"
 
 module qpm_cache_maint #(
@@ -34,8 +38,7 @@ module qpm_cache_maint #(
   // write a line back through the pipe and the write-back buffer
   output logic                     xread_o,          // ask for the pipe's read slot ...
   input  logic                     xread_ok_i,       // ... granted this cycle
-  input  logic                     wb_done_i,        // the write-back was acknowledged
-  input  logic                     wb_error_i,
+  input  logic                     wb_done_i,        // the write-back was written (OKAY)
   // directory and page reads, the directory write (ID MaintId)
   output logic                     mem_req_valid_o,
   input  logic                     mem_req_ready_i,
@@ -75,7 +78,6 @@ module qpm_cache_maint #(
   logic [DirIdxW-1:0]  x_dir_idx_q;
   logic [63:0]         x_entry_q;                // the entry MAP/UNMAP_PAGE writes
   logic [LineW-1:0]    x_line_q, x_line_d;
-  logic                x_error_q, x_error_d;
   logic                x_old_valid_q;
   logic [63:12]        x_old_page_q;
   logic [PageBits-1:0] x_slot_q, x_slot_d;
@@ -110,7 +112,6 @@ module qpm_cache_maint #(
   always_comb begin
     x_state_d      = x_state_q;
     x_line_d       = x_line_q;
-    x_error_d      = x_error_q;
     x_slot_d       = x_slot_q;
     mapped_count_d = mapped_count_q;
     rsp_valid_o    = 1'b0;
@@ -120,7 +121,6 @@ module qpm_cache_maint #(
         if (start_i) begin
           x_line_d  = '0;
           x_slot_d  = '0;
-          x_error_d = 1'b0;
           x_state_d = (start_req_i.op == qpm_pkg::CtxDirWrite) ? XOldReq : XScan;
         end
       end
@@ -129,11 +129,9 @@ module qpm_cache_maint #(
           if (xread_ok_i) x_state_d = XWbWait;
         end else if (x_last_line) begin
           x_line_d = '0;
-          // A failed write-back leaves the directory entry as it was (INT_ERR).
-          if (x_sync || x_error_q) begin
-            x_state_d    = XIdle;
-            rsp_valid_o  = 1'b1;
-            rsp_status_o = x_error_q ? qpm_pkg::CtxMemErr : qpm_pkg::CtxOk;
+          if (x_sync) begin
+            x_state_d   = XIdle;   // memory holds every QPC: OK
+            rsp_valid_o = 1'b1;
           end else begin
             // Memory now holds every QPC of the page: look for a valid one.
             x_state_d = x_old_valid_q ? XPageReq : XDirReq;
@@ -142,12 +140,9 @@ module qpm_cache_maint #(
           x_line_d = x_line_q + LineW'(1);
         end
       end
-      XWbWait: begin
-        if (wb_done_i) begin
-          x_error_d = x_error_q || wb_error_i;
-          x_state_d = XScan;   // the same line again: now clean
-        end
-      end
+      // The write-back buffer sends a write answered with an error again, so the one
+      // answer that ends the wait is OKAY; the line stays dirty until then.
+      XWbWait: if (wb_done_i) x_state_d = XScan;   // the same line again: now clean
       XOldReq: if (mem_req_ready_i) x_state_d = XOldWait;
       XOldWait: begin
         if (mem_rsp_valid_i && !mem_rsp_write_i) begin
@@ -182,13 +177,14 @@ module qpm_cache_maint #(
       end
       XDirReq: if (mem_req_ready_i) x_state_d = XDirWait;
       XDirWait: begin
-        if (mem_rsp_valid_i && mem_rsp_write_i) begin
-          x_state_d    = XIdle;
-          rsp_valid_o  = 1'b1;
-          rsp_status_o = (x_error_q || mem_rsp_error_i) ? qpm_pkg::CtxMemErr : qpm_pkg::CtxOk;
+        if (mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_error_i) begin
+          x_state_d = XDirReq;   // a failed directory write is sent again
+        end else if (mem_rsp_valid_i && mem_rsp_write_i) begin
+          x_state_d   = XIdle;
+          rsp_valid_o = 1'b1;
           // Entries mapped since reset; an entry software left mapped across a reset
           // is not counted, and its unmap does not wrap the count below zero.
-          if (!mem_rsp_error_i && x_old_valid_q != x_entry_q[0]) begin
+          if (x_old_valid_q != x_entry_q[0]) begin
             if (x_entry_q[0]) begin
               mapped_count_d = mapped_count_q + (DirIdxW + 1)'(1);
             end else if (mapped_count_q != '0) begin
@@ -214,7 +210,6 @@ module qpm_cache_maint #(
       x_dir_idx_q    <= '0;
       x_entry_q      <= '0;
       x_line_q       <= '0;
-      x_error_q      <= 1'b0;
       x_old_valid_q  <= 1'b0;
       x_old_page_q   <= '0;
       x_slot_q       <= '0;
@@ -222,7 +217,6 @@ module qpm_cache_maint #(
     end else begin
       x_state_q      <= x_state_d;
       x_line_q       <= x_line_d;
-      x_error_q      <= x_error_d;
       x_slot_q       <= x_slot_d;
       mapped_count_q <= mapped_count_d;
       if (x_state_q == XIdle && start_i) begin

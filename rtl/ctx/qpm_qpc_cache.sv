@@ -140,7 +140,7 @@ module qpm_qpc_cache #(
   logic [511:0]     wb_load_data;
   logic [WbDepth-1:0]      wb_pend;
   logic [WbDepth*QpnW-1:0] wb_pend_qpn;
-  logic             wb_maint_done, wb_maint_error;
+  logic             wb_maint_done;
   // maintenance engine
   logic             x_busy, x_start, xread, xread_ok, x_rsp_valid;
   logic [qpm_pkg::CtxTagW-1:0] x_rsp_tag;
@@ -370,7 +370,6 @@ module qpm_qpc_cache #(
     .mem_rsp_idx_i   (mem_rsp_id_i[WbW-1:0]),
     .mem_rsp_error_i (mem_rsp_error_i),
     .maint_done_o    (wb_maint_done),
-    .maint_error_o   (wb_maint_error),
     .pend_o          (wb_pend),
     .pend_qpn_o      (wb_pend_qpn)
   );
@@ -395,7 +394,6 @@ module qpm_qpc_cache #(
     .xread_o         (xread),
     .xread_ok_i      (xread_ok),
     .wb_done_i       (wb_maint_done),
-    .wb_error_i      (wb_maint_error),
     .mem_req_valid_o (x_req_valid),
     .mem_req_ready_i (x_req_ready),
     .mem_req_write_o (x_req_write),
@@ -530,12 +528,14 @@ module qpm_qpc_cache #(
     count_d[qpm_pkg::CntMisses]     = cnt_miss;
     count_d[qpm_pkg::CntMerged]     = cnt_merged;
     count_d[qpm_pkg::CntEvictions]  = cnt_eviction;
-    count_d[qpm_pkg::CntWritebacks] = rsp_wb;
+    count_d[qpm_pkg::CntWritebacks] = rsp_wb && !mem_rsp_error_i;
     count_d[qpm_pkg::CntWalks]      = cnt_walk;
     count_d[qpm_pkg::CntDirHits]    = cnt_dir_hit;
     count_d[qpm_pkg::CntRefused]    = cnt_refused || cnt_unmapped;
     count_d[qpm_pkg::CntMemErrors]  = mem_rsp_valid_i && mem_rsp_error_i;
     count_d[qpm_pkg::CntMissWaits]  = cnt_wait || cnt_victim_wait;
+    // Every write answered with an error is sent again (docs/qp-cache.md, section 10).
+    count_d[qpm_pkg::CntWbRetries]  = mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_error_i;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) count_o <= '0;

@@ -3,10 +3,13 @@
 // An entry is allocated when the pipe starts reading a dirty line out of the data RAM
 // (a miss register's victim, or a line the maintenance engine writes back), loaded with
 // its data and address one cycle later, written to memory, and freed when memory
-// acknowledges the write. Until then its QPN is reported as pending, so that no miss
-// reads that QPN's old context from memory (qpm_mshr_file's hazard). The miss that
-// evicted the line does not wait for any of this. The write request is held, unchanged,
-// until the memory port takes it. Write IDs are entry indexes.
+// acknowledges the write with OKAY. A write answered with an error (SLVERR, DECERR)
+// keeps its entry, data and all, and is sent again, as often as it takes: a context is
+// never dropped (docs/qp-cache.md, section 10). Until the entry is freed its QPN is
+// reported as pending, so that no miss reads that QPN's old context from memory
+// (qpm_mshr_file's hazard). The miss that evicted the line does not wait for any of
+// this. The write request is held, unchanged, until the memory port takes it. Write IDs
+// are entry indexes.
 `include "qpm_assert.svh"
 
 module qpm_wb_buffer #(
@@ -39,8 +42,7 @@ module qpm_wb_buffer #(
   input  logic                  mem_rsp_valid_i,
   input  logic [IdxW-1:0]       mem_rsp_idx_i,
   input  logic                  mem_rsp_error_i,
-  output logic                  maint_done_o,     // a maintenance write-back was acknowledged
-  output logic                  maint_error_o,    // ... with an error
+  output logic                  maint_done_o,     // a maintenance write-back was written (OKAY)
   // entries not yet acknowledged
   output logic [Depth-1:0]      pend_o,
   output logic [Depth*QpnW-1:0] pend_qpn_o
@@ -81,8 +83,7 @@ module qpm_wb_buffer #(
   assign mem_req_addr_o  = {addr_q[send_idx], 6'b0};
   assign mem_req_wdata_o = data_q[send_idx];
 
-  assign maint_done_o  = mem_rsp_valid_i && maint_q[mem_rsp_idx_i];
-  assign maint_error_o = maint_done_o && mem_rsp_error_i;
+  assign maint_done_o = mem_rsp_valid_i && !mem_rsp_error_i && maint_q[mem_rsp_idx_i];
 
   for (genvar g = 0; g < Depth; g++) begin : gen_entry
     assign pend_o[g]                  = valid_q[g];
@@ -110,9 +111,12 @@ module qpm_wb_buffer #(
           data_q[g]   <= load_data_i;
         end
         if (mem_req_valid_o && mem_req_ready_i && send_idx == IdxW'(g)) sent_q[g] <= 1'b1;
-        // A failed write is counted (CNT_MEM_ERRORS) and the entry freed all the same;
-        // keeping the context instead is the memory-fault issue's (SPEC §8).
-        if (mem_rsp_valid_i && mem_rsp_idx_i == IdxW'(g)) valid_q[g] <= 1'b0;
+        // OKAY frees the entry. An error keeps it and offers the same write again
+        // (counted in WB_RETRIES): the only copy of the context is here.
+        if (mem_rsp_valid_i && mem_rsp_idx_i == IdxW'(g)) begin
+          if (mem_rsp_error_i) sent_q[g]  <= 1'b0;
+          else                 valid_q[g] <= 1'b0;
+        end
       end
     end
   end
@@ -130,6 +134,9 @@ module qpm_wb_buffer #(
   `QPM_ASSERT_IMPL(AllocHasRoom_A, alloc_i, free_any)
   `QPM_ASSERT_IMPL(LoadAllocated_A, load_i, valid_q[load_idx_i] && !loaded_q[load_idx_i])
   `QPM_ASSERT_IMPL(RspForSent_A, mem_rsp_valid_i, valid_q[mem_rsp_idx_i] && sent_q[mem_rsp_idx_i])
+  // A write answered with an error keeps its entry, to be sent again.
+  `QPM_ASSERT_NEXT(FailedWriteKept_A, mem_rsp_valid_i && mem_rsp_error_i,
+                   valid_q[$past(mem_rsp_idx_i)] && !sent_q[$past(mem_rsp_idx_i)])
   `QPM_ASSERT_NEXT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i, mem_req_valid_o
                               && $stable(mem_req_id_o) && $stable(mem_req_addr_o)
                               && $stable(mem_req_wdata_o))

@@ -36,7 +36,7 @@ const std::vector<std::pair<const char *, const char *>> kCacheBins = {
     {"cache.merge", "merged"},      {"cache.eviction", "evictions"},
     {"cache.writeback", "writebacks"}, {"cache.dir_hit", "dir_hits"},
     {"cache.refused", "refused"},   {"cache.mem_error", "mem_errors"},
-    {"cache.miss_wait", "miss_waits"},
+    {"cache.miss_wait", "miss_waits"}, {"cache.wb_retry", "wb_retries"},
     {"flush.overflow", "flush_overflows"},
 };
 

@@ -46,6 +46,10 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
   app.add_option("--mem-read-error-rate", o.mem_read_error_rate,
                  "chance a memory read burst answers SLVERR")
       ->check(CLI::Range(0.0, 1.0));
+  // Below 1: every failed write is sent again until memory takes it.
+  app.add_option("--mem-write-error-rate", o.mem_write_error_rate,
+                 "chance a memory write burst answers SLVERR (the write is retried)")
+      ->check(CLI::Range(0.0, 0.9));
   app.add_option("--dp-rate", o.dp_rate,
                  "share of datapath operations among everything sent (0: commands only)")
       ->check(CLI::Range(0.0, 0.95));
@@ -100,11 +104,11 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
   std::string line = fmt::format(
       "{} --config {} --seed {} --cmds {} --qps {} --qpn-limit {} --illegal-rate {} "
       "--cmd-idle {} --rsp-stall {} --csr-stall {} --mem-latency {} --mem-backpressure {} "
-      "--mem-read-error-rate {} --dp-rate {} --db-rate {} --dp-illegal-rate {} --dp-idle {} "
-      "--dp-rsp-stall {} --eqe-stall {} --cqe-stall {}",
+      "--mem-read-error-rate {} --mem-write-error-rate {} --dp-rate {} --db-rate {} "
+      "--dp-illegal-rate {} --dp-idle {} --dp-rsp-stall {} --eqe-stall {} --cqe-stall {}",
       program, o.config, o.seed, o.cmds, o.qps, o.qpn_limit, o.illegal_rate, o.cmd_idle,
       o.rsp_stall, o.csr_stall, o.mem_latency, o.mem_backpressure, o.mem_read_error_rate,
-      o.dp_rate, o.db_rate, o.dp_illegal_rate, o.dp_idle, o.dp_rsp_stall, o.eqe_stall, o.cqe_stall);
+      o.mem_write_error_rate, o.dp_rate, o.db_rate, o.dp_illegal_rate, o.dp_idle, o.dp_rsp_stall, o.eqe_stall, o.cqe_stall);
   if (o.mem_reorder) line += " --mem-reorder";
   if (o.mem_interleave) line += " --mem-interleave";
   if (o.mem_aw_waits_for_w) line += " --mem-aw-waits-for-w";
@@ -129,6 +133,7 @@ EnvOptions env_options(const SimOptions &o) {
   e.mem.aw_waits_for_w = o.mem_aw_waits_for_w;
   e.mem.backpressure = o.mem_backpressure;
   e.mem.read_error_rate = o.mem_read_error_rate;
+  e.mem.write_error_rate = o.mem_write_error_rate;
   e.dp_idle_prob = o.dp_idle;
   e.dp_rsp_stall_prob = o.dp_rsp_stall;
   e.eqe_stall_prob = o.eqe_stall;

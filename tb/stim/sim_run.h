@@ -33,6 +33,7 @@ struct SimOptions {
   bool mem_aw_waits_for_w = false;
   double mem_backpressure = 0.0;
   double mem_read_error_rate = 0.0;
+  double mem_write_error_rate = 0.0;  // below 1: the RTL retries every failed write
   // Datapath traffic (docs/verification.md): the shares of datapath operations and of
   // doorbells among everything sent (commands are the rest; --cmds counts commands).
   // Both 0: a command-only run, the same run as before the datapath existed.
