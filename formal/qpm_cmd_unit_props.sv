@@ -1,11 +1,11 @@
 // Properties of qpm_cmd_unit (docs/formal.md, formal/handshakes.toml): its three
 // valid/ready outputs keep the rule (valid stays high and the payload stable until
 // ready): the command response (rsp), the request to the cache through qpm_dp_front
-// (ctx_req, its own accesses and its prefetches) and the SQ_DRAINED event. Also: only
+// (ctx_req, its own accesses and its prefetches) and the PORT_ERR event. Also: only
 // tags 0 (its own access) and 1 (a prefetch) are used, and at most one tag-0 access is
 // outstanding (docs/architecture.md section 3, which qpm_dp_front's and the cache's
 // proofs assume); and exactly one response per command, at most two commands accepted and
-// unanswered (section 2). The embedded EventOnlyAfterWrite_A, CtxRspOnlyWhenWaiting_A and
+// unanswered (section 2). The embedded EventOnlyAtPortFault_A, CtxRspOnlyWhenWaiting_A and
 // WriteOnlyOnOk_A are proven with every property; WriteNeverRefused_A is assumed (E2).
 //
 // Environment (what the real neighbours guarantee; everything else is free):

@@ -86,7 +86,9 @@ std::vector<std::string> lines_of(const std::string &text) {
 TEST_CASE("random runs mixing commands, datapath operations and doorbells match the model",
           "[datapath][system]") {
   const std::string config = GENERATE(as<std::string>{}, "default", "tiny");
-  const uint64_t seed = GENERATE(601, 602);
+  // (RETRY is rare: a TIMEOUT with retries left on an RC QP with sends outstanding; seed
+  // 601 stopped producing one when fatal event steps began to age past the datapath)
+  const uint64_t seed = GENERATE(603, 602);
   const SimOptions o = mixed_seed(seed, config);
   INFO("replay: " << replay_line(o));
   QpmEnv env(env_options(o));

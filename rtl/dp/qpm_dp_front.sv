@@ -10,8 +10,10 @@
 // Priority: datapath, then doorbells, then the command unit, then flush steps, except
 // that a command request, then a doorbell, that has waited CmdMaxWait cycles goes
 // first: under a saturated datapath a command waits at most CmdMaxWait cycles for the
-// pipeline, a doorbell at most 2 x CmdMaxWait (docs/datapath.md). Flush steps take only
-// cycles nobody else wants, so a flush never delays another QP's operation; a step is
+// pipeline, a doorbell at most 2 x CmdMaxWait (docs/datapath.md). A fatal-engine step
+// that has waited CmdMaxWait cycles goes next (events are never starved by a saturated
+// datapath: it loses at most one cycle in CmdMaxWait + 1, docs/events.md). Flush steps
+// take only cycles nobody else wants, so a flush never delays another QP's operation; a step is
 // offered only with room reserved for its CQE (the same credits as below), so a slow
 // CQE consumer slows only the flush (docs/errors.md).
 // A datapath operation is admitted only with room reserved for its answer in the
@@ -159,9 +161,11 @@ module qpm_dp_front #(
 
   // ---- arbitration with aging and a lock
   logic [$clog2(CmdMaxWait + 1)-1:0] cmd_wait_q, db_wait_q;
-  logic cmd_aged, db_aged;
+  logic [$clog2(CmdMaxWait + 1)-1:0] fa_wait_q;
+  logic cmd_aged, db_aged, fa_aged;
   assign cmd_aged = 32'(cmd_wait_q) >= CmdMaxWait;
   assign db_aged  = 32'(db_wait_q) >= CmdMaxWait;
+  assign fa_aged  = 32'(fa_wait_q) >= CmdMaxWait;
   logic dp_locked, db_locked, fl_locked, fa_locked;
   assign dp_locked = lock_valid_i && dp_req_i.qpn == lock_qpn_i;
   assign db_locked = lock_valid_i && db_i.qpn == lock_qpn_i;
@@ -171,6 +175,7 @@ module qpm_dp_front #(
     if (lock_q != GNone)                                 grant = lock_q;
     else if (cmd_req_valid_i && cmd_aged)                grant = GCmd;
     else if (db_valid_i && db_aged && !db_locked)        grant = GDb;
+    else if (fa_step_valid && fa_aged && ev_credit && !fa_locked) grant = GFatal;
     else if (dp_req_valid_i && dp_credit && !dp_locked)  grant = GDp;
     else if (db_valid_i && !db_locked)                   grant = GDb;
     else if (cmd_req_valid_i)                 grant = GCmd;
@@ -229,6 +234,7 @@ module qpm_dp_front #(
       fl_perm_q  <= '0;
       cmd_wait_q <= '0;
       db_wait_q  <= '0;
+      fa_wait_q  <= '0;
     end else begin
       lock_q <= (ctx_req_valid_o && !ctx_req_ready_i) ? grant : GNone;
       fl_perm_q <= {fl_cqe_ok, fl_ev_ok};
@@ -236,6 +242,8 @@ module qpm_dp_front #(
       else if (!cmd_aged)                      cmd_wait_q <= cmd_wait_q + 1'b1;
       if (!db_valid_i || db_ready_o)           db_wait_q <= '0;
       else if (!db_aged)                       db_wait_q <= db_wait_q + 1'b1;
+      if (!fa_step_valid || fa_step_ready)     fa_wait_q <= '0;
+      else if (!fa_aged)                       fa_wait_q <= fa_wait_q + 1'b1;
     end
   end
 

@@ -30,6 +30,14 @@ void CqeChecker::arrived(const Cqe &a) {
     exp.pop_front();
     ++skipped_;
   }
+  // Within the window an arrival other than the next old completion means the old
+  // incarnation's leftovers are gone (they leave the FIFO before anything newer).
+  if (!exp.empty() && exp.front().optional && exp.front().cqe != a) {
+    while (!exp.empty() && exp.front().optional) {
+      exp.pop_front();
+      ++skipped_;
+    }
+  }
   if (exp.empty()) {
     early_[key(a)].push_back(a);  // the model has not seen its cause yet
     return;

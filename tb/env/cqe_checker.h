@@ -10,8 +10,9 @@
 // answered, every completion the old incarnation will ever produce is already in the CQE
 // FIFO, so it leaves the port within the next (FIFO fill level) CQEs; cut(qpn, until)
 // makes the old completions optional and good only while fewer than `until` CQEs have
-// been delivered in all. Within that window an arrival of the QP must be the next old
-// completion; after it, the old ones are dropped. So what came out of the old incarnation
+// been delivered in all. Within that window an arrival of the QP is either the next old
+// completion or, when it is not, ends the old ones (they leave before anything newer);
+// after the window, the old ones are dropped. So what came out of the old incarnation
 // is an in-order prefix of what it owed, and a new incarnation (whose completions may
 // look the same: indices start again at 0) is never confused with it.
 #pragma once
