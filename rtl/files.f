@@ -23,6 +23,7 @@ rtl/ctx/qpm_park_pool.sv
 rtl/ctx/qpm_wb_buffer.sv
 rtl/ctx/qpm_cache_maint.sv
 rtl/ctx/qpm_mem_arbiter.sv
+rtl/ctx/qpm_rmw_exec.sv
 rtl/ctx/qpm_qpc_pipe.sv
 rtl/ctx/qpm_qpc_cache.sv
 rtl/bus/qpm_axi_master.sv

@@ -369,100 +369,27 @@ module qpm_qpc_pipe #(
   assign fwd_addr = fwd_data && w_fill_q;
   assign p1_rdata = fwd_data ? w_data_q : ram_rdata;
 
-  // ---- a datapath operation or doorbell decides (a miss answered without the RAM comes
-  // here too: NO_QP for an unmapped QPN, MEM_ERR for a failed fill)
-  qpm_pkg::qpc_t        dp_qpc_in, dp_qpc_out, db_qpc_out, fl_qpc_out;
-  qpm_pkg::dp_rsp_t     dp_rsp;
-  qpm_pkg::eqe_t        dp_event;
-  qpm_pkg::doorbell_t   p1_db;
+  // ---- a datapath operation, doorbell or step decides (qpm_rmw_exec; a miss answered
+  // without the RAM comes here too: NO_QP for an unmapped QPN, MEM_ERR for a failed fill)
+  qpm_pkg::qpc_t         rmw_qpc;
   qpm_pkg::dp_exec_rsp_t dp_answer;
-  logic                 dp_exists, dp_mem_err, dp_write, dp_event_valid, db_refused, p1_is_db;
-  logic                 dp_flush_req, db_flush_req, fl_write, fl_cqe_valid, fl_more;
-  logic                 fl_ev_valid, fl_ev_more;
-  qpm_pkg::eqe_t        fl_event;
-  qpm_pkg::cqe_t        fl_cqe;
-  assign dp_qpc_in  = p1_rdata;
-  assign dp_exists  = p1_rmw && p1_rsp_status == qpm_pkg::CtxOk && dp_qpc_in.valid;
-  assign dp_mem_err = p1_rsp_status == qpm_pkg::CtxMemErr;
-  assign p1_is_db   = p1_db_q;
-  assign p1_db.qpn   = p1_dp_req.qpn;
-  assign p1_db.rq    = p1_dp_req.cls[0];
-  assign p1_db.count = p1_dp_req.wqes;
-
-  qpm_dp_exec u_dp_exec (
-    .req_i         (p1_dp_req),
-    .exists_i      (dp_exists),
-    .mem_err_i     (dp_mem_err),
-    .qpc_i         (dp_qpc_in),
-    .rsp_o         (dp_rsp),
-    .qpc_o         (dp_qpc_out),
-    .write_o       (dp_write),
-    .event_valid_o (dp_event_valid),
-    .event_o       (dp_event),
-    .flush_req_o   (dp_flush_req)
-  );
-  qpm_doorbell_exec u_db_exec (
-    .db_i      (p1_db),
-    .exists_i  (dp_exists),
-    .qpc_i     (dp_qpc_in),
-    .refused_o   (db_refused),
-    .qpc_o       (db_qpc_out),
-    .flush_req_o (db_flush_req)
-  );
-  qpm_flush_exec u_flush_exec (
-    .qpn_i       (p1_dp_req.qpn),
-    .exists_i    (dp_exists),
-    .mem_err_i   (dp_mem_err),
-    .ev_ok_i     (p1_dp_req.cls[qpm_pkg::StepEvOk]),
-    .cqe_ok_i    (p1_dp_req.cls[qpm_pkg::StepCqeOk]),
-    .fatal_only_i (p1_dp_req.pos[qpm_pkg::StepFatalOnly]),
-    .qpc_i       (dp_qpc_in),
-    .qpc_o       (fl_qpc_out),
-    .write_o     (fl_write),
-    .cqe_valid_o (fl_cqe_valid),
-    .cqe_o       (fl_cqe),
-    .more_o      (fl_more),
-    .event_valid_o (fl_ev_valid),
-    .event_o       (fl_event),
-    .ev_more_o     (fl_ev_more)
+  logic                  p1_rmw_write;
+  qpm_rmw_exec u_rmw_exec (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .req_i     (p1_dp_req),
+    .is_db_i   (p1_db_q),
+    .is_step_i (p1_flush_q),
+    .found_i   (p1_rmw && p1_rsp_status == qpm_pkg::CtxOk),
+    .mem_err_i (p1_rsp_status == qpm_pkg::CtxMemErr),
+    .qpc_i     (p1_rdata),
+    .write_o   (p1_rmw_write),
+    .qpc_o     (rmw_qpc),
+    .answer_o  (dp_answer)
   );
 
-  // A datapath operation's event is kept in its QPC (ev_pending) and leaves later, in a
-  // step of the event engines (docs/events.md): the datapath never waits for the EQ.
-  logic                 dp_raises;
-  logic [4:0]           dp_ev_bit;
-  qpm_pkg::qpc_t        dp_qpc_ev;
-  assign dp_raises = dp_event_valid && !p1_is_db && !p1_flush_q;
-  logic unused_dp_event;  // the step that delivers it rebuilds the EQE from the QPC
-  assign unused_dp_event = ^{dp_event.is_port, dp_event.qpn, dp_event.syndrome};
-  assign dp_ev_bit = dp_raises ? qpm_pkg::ev_bit(dp_event.event_type) : 5'b0;
-  always_comb begin
-    dp_qpc_ev            = dp_qpc_out;
-    dp_qpc_ev.ev_pending = dp_qpc_out.ev_pending | dp_ev_bit;
-  end
-
-  always_comb begin
-    dp_answer             = '0;
-    dp_answer.rsp         = dp_rsp;
-    dp_answer.event_valid = p1_flush_q && fl_ev_valid;
-    dp_answer.event_data  = fl_event;
-    dp_answer.ev_req_fatal = (dp_ev_bit & qpm_pkg::EvFatalClass) != '0;
-    dp_answer.ev_req_info  = (dp_ev_bit & ~qpm_pkg::EvFatalClass) != '0;
-    dp_answer.ev_more     = p1_flush_q && fl_ev_more;
-    dp_answer.step_ev_ok  = p1_flush_q && p1_dp_req.cls[qpm_pkg::StepEvOk];
-    dp_answer.step_cqe_ok = p1_flush_q && p1_dp_req.cls[qpm_pkg::StepCqeOk];
-    dp_answer.db_refused  = p1_is_db && db_refused;
-    dp_answer.flush_req   = p1_flush_q ? 1'b0 : p1_is_db ? db_flush_req : dp_flush_req;
-    dp_answer.cqe_valid   = p1_flush_q && fl_cqe_valid;
-    dp_answer.cqe         = fl_cqe;
-    dp_answer.flush_more  = p1_flush_q && fl_more;
-  end
-
-  logic p1_rmw_write;
-  assign p1_rmw_write  = p1_flush_q ? fl_write : p1_is_db ? !db_refused : dp_write;
   assign p1_write      = p1_we || (p1_rmw && p1_rmw_write);
-  assign p1_write_data = !p1_rmw ? p1_wdata : p1_flush_q ? fl_qpc_out
-                       : p1_is_db ? db_qpc_out : dp_qpc_ev;
+  assign p1_write_data = !p1_rmw ? p1_wdata : rmw_qpc;
   assign dirty_p1_o    = p1_rmw && p1_write;
   assign excl_p1_o     = p1_rmw;
   assign p1_line_o     = p1_wline;
@@ -496,7 +423,5 @@ module qpm_qpc_pipe #(
   `QPM_ASSERT(OneAnswer_A, !(maint_rsp_valid_i && p_act != PStall && p_act != PPark
                              && p_act != PMaint))
   `QPM_ASSERT_IMPL(ReadOutHasRoom_A, wbread_i, wb_free_any_i)
-  // An event a datapath operation raises is written into its QPC.
-  `QPM_ASSERT_IMPL(EventWritten_A, p1_rmw && dp_raises, dp_write)
 
 endmodule
