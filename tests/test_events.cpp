@@ -70,6 +70,13 @@ TEST_CASE("PORT_FAULT: PORT_ERR first, then one QP_FATAL for each QP of the port
   env.drain();
   env.events().take_arrivals();
 
+  // A port that does not exist: BAD_PARAM, no event, nobody moves.
+  CHECK(env.execute(port_fault(0)).status == Status::BadParam);
+  CHECK(env.execute(port_fault(3)).status == Status::BadParam);
+  env.drain();
+  CHECK(env.events().take_arrivals().empty());
+  CHECK(state_of(env, 0x23) == st(QpState::Rts));
+
   REQUIRE(env.execute(port_fault(2)).status == Status::Ok);
   env.drain();
   const std::vector<Event> got = env.events().take_arrivals();

@@ -329,6 +329,8 @@ module qpm_cmd_unit #(
         end else if (cmd_q.opcode == qpm_pkg::OpSyncCache) begin
           ctx_op_d = qpm_pkg::CtxSync;
           fsm_d    = CtxRequest;
+        end else if (pf_cmd && (cmd_q.port_num == '0 || 32'(cmd_q.port_num) > NumPorts)) begin
+          rsp_d = status_rsp(qpm_pkg::StatusBadParam);   // no such port: nothing happens
         end else if (pf_cmd) begin
           ev_pending_d = 1'b1;   // PORT_ERR first
           cmd_d.qpn    = 32'd2;  // QPN 0 and 1 are never valid

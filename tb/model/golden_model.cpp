@@ -356,8 +356,10 @@ Response GoldenModel::modify_qp(const Command &cmd) {
 
 // SPEC §4, §8: PORT_ERR for the port, then every valid QP bound to it and in neither
 // RESET nor ERR goes to ERR (a modify to ERR changes only the state) with QP_FATAL, and
-// is flushed. Always OK: hardware reads a context again after a memory error.
+// is flushed. OK unless the port does not exist (BAD_PARAM): hardware reads a context
+// again after a memory error.
 Response GoldenModel::port_fault(const Command &cmd) {
+  if (cmd.port_num < 1 || cmd.port_num > cfg_.num_ports) return fail(Status::BadParam);  // no such port
   events_.push_back(Event{true, cmd.port_num, EventType::PortErr, syndrome::kNone});
   for (uint32_t d = 0; d < usable_dir_entries(); ++d) {
     if (!dir_[d].valid) continue;
