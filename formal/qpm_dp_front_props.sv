@@ -56,7 +56,9 @@ module qpm_dp_front_props #(
   input qpm_pkg::ctx_req_t        cmd_req_i,
   input logic                     ctx_req_ready_i,
   input logic                     ctx_rsp_valid_i,
-  input qpm_pkg::ctx_rsp_t        ctx_rsp_i
+  input qpm_pkg::ctx_rsp_t        ctx_rsp_i,
+  input logic                     mem_fatal_i,
+  input logic [qpm_pkg::QpnW-1:0] mem_fatal_qpn_i
 );
 
   logic                 dp_req_ready, dp_rsp_valid, db_ready, eqe_valid, cmd_ev_ready;
@@ -108,6 +110,8 @@ module qpm_dp_front_props #(
     .ctx_req_o       (ctx_req),
     .ctx_rsp_valid_i (ctx_rsp_valid_i),
     .ctx_rsp_i       (ctx_rsp_i),
+    .mem_fatal_i     (mem_fatal_i),
+    .mem_fatal_qpn_i (mem_fatal_qpn_i),
     .drop_o          (drop),
     .db_refused_o    (db_refused),
     .event_o         (event_pulse),
@@ -220,6 +224,8 @@ module qpm_dp_front_props #(
     end
   end
   always_comb begin
+    // The cache names a QP a fill made fatal only in a cycle it answers nothing.
+    if (mem_fatal_i) assume (!ctx_rsp_valid_i);
     if (ctx_rsp_valid_i) begin
       for (int t = 0; t < Tags; t++) if (32'(ctx_rsp_i.tag) == t) assume (open_q[t] != '0);
       if (qpm_pkg::tag_is_step(ctx_rsp_i.tag)) begin

@@ -64,13 +64,20 @@
   logic [3:0]       f_fill_bits_q, f_wh_bits_q, f_rmw_bits_q, f_shadow_q, f_rsp_bits;
   logic [3:0]       f_load_bits;
   logic [1:0]       f_fill_addr_q, f_addr_q;
+  qpm_pkg::qpc_t    f_fill_qpc;
+  logic             f_fill_makes_fatal;
+  assign f_fill_qpc         = mem_rsp_rdata_i[qpm_pkg::QpcW-1:0];
+  assign f_fill_makes_fatal = fill_fatal && f_fill_qpc.valid && f_fill_qpc.state != qpm_pkg::StReset
+                           && f_fill_qpc.state != qpm_pkg::StErr;
   always_ff @(posedge clk_i) begin
     // P0 -> P1: what P1 reads (and for which line) and writes
     f_rd_q        <= rst_ni && touch && req_pipe.op == qpm_pkg::CtxRead;   // a read hit
     f_rmw_q       <= rst_ni && f_p0_rmw;
     f_fill_q      <= rst_ni && fill;
     f_rline_q     <= f_rline;
-    f_fill_bits_q <= {mem_rsp_rdata_i[511:510], mem_rsp_rdata_i[1:0]};
+    // (a fill that makes its QP fatal writes ERR: state bit 0, bit 1 of the QPC, is 0)
+    f_fill_bits_q <= {mem_rsp_rdata_i[511:510], mem_rsp_rdata_i[1] && !f_fill_makes_fatal,
+                      mem_rsp_rdata_i[0]};
     f_fill_addr_q <= fill_addr[1:0];
     f_wh_bits_q   <= {req_pipe.wdata[511:510], req_pipe.wdata[1:0]};
     f_rmw_bits_q  <= {f_dp_req.qpn[1:0], f_dp_req.qpn[3:2]};

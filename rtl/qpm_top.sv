@@ -154,6 +154,8 @@ module qpm_top #(
   logic              ctx_req_valid, ctx_req_ready, ctx_rsp_valid;
   qpm_pkg::ctx_req_t ctx_req;
   qpm_pkg::ctx_rsp_t ctx_rsp;
+  logic              mem_fatal;      // a fill made its QP fatal (a QPC read failed)
+  logic [qpm_pkg::QpnW-1:0] mem_fatal_qpn;
 
   qpm_cmd_unit #(
     .PageBits    (PageBits),
@@ -225,6 +227,8 @@ module qpm_top #(
     .ctx_req_o       (ctx_req),
     .ctx_rsp_valid_i (ctx_rsp_valid),
     .ctx_rsp_i       (ctx_rsp),
+    .mem_fatal_i     (mem_fatal),
+    .mem_fatal_qpn_i (mem_fatal_qpn),
     .drop_o          (dp_drops),
     .db_refused_o    (db_refused),
     .event_o         (event_raised),
@@ -261,6 +265,8 @@ module qpm_top #(
     .req_i           (ctx_req),
     .rsp_valid_o     (ctx_rsp_valid),
     .rsp_o           (ctx_rsp),
+    .mem_fatal_o     (mem_fatal),
+    .mem_fatal_qpn_o (mem_fatal_qpn),
     .mem_req_valid_o (mem_req_valid),
     .mem_req_ready_i (mem_req_ready),
     .mem_req_write_o (mem_req_write),

@@ -49,9 +49,9 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
       const auto reason = static_cast<qpm::DropReason>(i);
       fmt::print(" {}={}", qpm::to_string(reason), dp.expected_drops(reason));
     }
-    fmt::print("\n  doorbells   {} posted, {} refused ({} for a failed QPC read)\n",
-               env.doorbells().posted(), env.doorbells().refused(),
-               env.doorbells().refused_for_memory_error());
+    fmt::print("\n  doorbells   {} posted, {} refused\n", env.doorbells().posted(),
+               env.doorbells().refused());
+    fmt::print("  mem faults  {} QPs made fatal by a failed context read\n", env.qps_made_fatal());
     fmt::print("  events     ");
     for (const auto &[type, n] : env.events().counts()) {
       fmt::print(" {}={}", qpm::to_string(type), n);

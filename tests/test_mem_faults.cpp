@@ -89,13 +89,15 @@ TEST_CASE("write errors at rate 0.5 while evicting and syncing lose no context",
   require_clean(env);  // also: no protocol violation, no RTL assertion, exact counters
 }
 
-TEST_CASE("random runs with memory write errors have zero mismatches", "[mem_faults][system]") {
+// Issue 8's "done when": port faults, read errors and write errors together.
+TEST_CASE("random runs with port faults and memory read and write errors have zero mismatches",
+          "[mem_faults][system]") {
   const std::string config = GENERATE(as<std::string>{}, "default", "tiny");
   SimOptions o = qpm_sim_defaults();  // commands, datapath operations and doorbells
   o.seed = config == "tiny" ? 822 : 821;
   o.config = config;
   o.cmds = 2500;
-  o.qps = config == "tiny" ? 40 : 160;
+  o.qps = config == "tiny" ? 40 : 400;  // more than the cache holds: contexts are re-read
   o.mem_latency = "20:60";
   o.mem_reorder = true;
   o.mem_read_error_rate = 0.02;
@@ -113,4 +115,11 @@ TEST_CASE("random runs with memory write errors have zero mismatches", "[mem_fau
   CHECK(env.traffic().qpc_write_errors > 20);
   CHECK(r.counters[counter_index("wb_retries")] == env.memory().injected_write_errors());
   CHECK(r.coverage.bins().at("cache.wb_retry") > 0);
+  // The random stream sent PORT_FAULTs, and failed context reads made live QPs fatal
+  // (docs/events.md, "Memory faults"); no datapath operation failed for memory.
+  auto events = env.events().counts();
+  CHECK(events[EventType::PortErr] > 0);
+  CHECK(env.qps_made_fatal() > 0);
+  CHECK(events[EventType::QpFatal] > env.qps_made_fatal());  // PORT_FAULT's as well
+  CHECK(env.dp_scoreboard().expected_drops(DropReason::MemErr) == 0);
 }

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <set>
 
 #include "Vqpm_ctx_tb_top.h"
 #include "axi_memory.h"
@@ -37,6 +38,26 @@ struct Rsp {
   uint32_t tag, status;
   BitVec data{512};
 };
+
+// What a fill installs when a read of the QPC failed first and was read again
+// (docs/events.md, "Memory faults"): a valid QP in neither RESET nor ERR goes to ERR with
+// QP_FATAL pending, its cause memory (ev_fatal_port 0). Every other bit is kept.
+BitVec made_fatal(BitVec v) {
+  unsigned state = 0, ev = 0, port = 0;
+  for (const auto &f : qpc_field_positions()) {
+    if (f.name == std::string("state")) state = f.lsb;
+    if (f.name == std::string("ev_pending")) ev = f.lsb;
+    if (f.name == std::string("ev_fatal_port")) port = f.lsb;
+  }
+  const uint64_t st = v.get(state, 3);
+  if (v.get(0, 1) && st != static_cast<uint64_t>(QpState::Reset) &&
+      st != static_cast<uint64_t>(QpState::Err)) {
+    v.set(state, 3, static_cast<uint64_t>(QpState::Err));
+    v.set(ev, 5, v.get(ev, 5) | 0x10);
+    v.set(port, 1, 0);
+  }
+  return v;
+}
 
 class CacheBench {
  public:
@@ -99,6 +120,7 @@ class CacheBench {
       rsps_.push_back(r);
     }
     for (int c = 0; c < kNumCounters; ++c) counts_[c] += (top_->count_o >> c) & 1;
+    if (top_->mem_fatal_o) fatal_qpns_.push_back(top_->mem_fatal_qpn_o);
     top_->clk_i = 1;
     top_->eval();
     drive_axi_slave_pins(*top_, mem_.drive());
@@ -158,6 +180,7 @@ class CacheBench {
   std::vector<Rsp> rsps_;
   std::array<uint64_t, kNumCounters> counts_{};
   std::map<uint32_t, BitVec> expect_;  // current contents per QPN
+  std::vector<uint32_t> fatal_qpns_;   // mem_fatal_o pulses: QPs a fill made fatal
   uint64_t cycles_ = 0;
 };
 
@@ -335,29 +358,59 @@ TEST_CASE("cache: UNMAP of a page holding a valid QPC is refused, SYNC writes ba
   CHECK(b.mem_.violations().empty());
 }
 
-TEST_CASE("cache: a read error fails every waiter and leaves other lines alone", "[cache]") {
+TEST_CASE("cache: a failed QPC read is read again until it lands, and makes the QP fatal",
+          "[cache]") {
+  // state: the QP's state in memory; fatal: whether the fill must make it fatal.
+  const auto [state, valid, fatal] = GENERATE(table<QpState, bool, bool>({
+      {QpState::Rts, true, true}, {QpState::Init, true, true}, {QpState::Sqe, true, true},
+      {QpState::Reset, true, false}, {QpState::Err, true, false}, {QpState::Rts, false, false}}));
+  INFO("state " << static_cast<int>(state) << " valid " << valid);
   AxiMemoryOptions mo;
   mo.latency_min = mo.latency_max = 50;
   CacheBench b(6, mo);
   const uint32_t good = in_set(1, 0), bad = in_set(0, 0);
   BitVec v = b.random_qpc();
   REQUIRE(b.call(kWrite, good, &v).status == kOk);  // cached and dirty
-  // From now on every read burst fails.
+  REQUIRE(b.call(kRead, in_set(0, 1)).status == kOk);  // the page's directory entry is cached
+  // The QP's context in memory: random fields, the state under test.
+  Qpc q = unpack_qpc(b.random_qpc());
+  q.valid = valid;
+  q.state = static_cast<uint32_t>(state);
+  const BitVec before = pack_qpc(q);
+  std::array<uint8_t, 64> bytes{};
+  for (unsigned i = 0; i < 64; ++i) bytes[i] = static_cast<uint8_t>(before.get(8 * i, 8));
+  b.mem_.write_bytes(qpc_addr(bad), bytes.data(), bytes.size());
+  // Every read burst fails for a while: the fill is sent again and again, nobody is
+  // answered, and nothing is made fatal yet.
   AxiMemoryOptions broken = mo;
   broken.read_error_rate = 1.0;
   b.mem_.set_options(broken);
+  const uint64_t errors_before = b.counts_[kMemErrors];
   b.send(kRead, bad, 1);
-  b.send(kRead, bad, 2);  // merged into the same failing fill
+  b.send(kRead, bad, 2);  // merged into the same fill
+  for (int i = 0; i < 2000; ++i) b.tick();
+  CHECK(b.rsps_.empty());
+  CHECK(b.fatal_qpns_.empty());
+  CHECK(b.counts_[kMemErrors] - errors_before >= 10);  // read again, never given up
+  // Memory heals: both waiters get the context, made fatal when it was live.
+  b.mem_.set_options(mo);
   b.run_until_quiet(2);
   REQUIRE(b.rsps_.size() == 2);
-  CHECK(b.rsps_[0].status == kMemErr);
-  CHECK(b.rsps_[1].status == kMemErr);
+  const BitVec expected = made_fatal(before);
+  CHECK((expected != before) == fatal);
+  for (const Rsp &r : b.rsps_) {
+    CHECK(r.status == kOk);
+    CHECK(r.data == expected);
+  }
+  CHECK(b.fatal_qpns_ == (fatal ? std::vector<uint32_t>{bad} : std::vector<uint32_t>{}));
+  CHECK(b.counts_[kMemErrors] == b.mem_.injected_read_errors());
   b.rsps_.clear();
   const Rsp r = b.call(kRead, good);  // a hit: no memory involved
   CHECK(r.status == kOk);
   CHECK(r.data == v);
-  CHECK(b.counts_[kMemErrors] == b.mem_.injected_read_errors());
-  CHECK(b.counts_[kMemErrors] == 1);  // one walk, one failed burst, two waiters
+  // The fatal context is written back (its line is dirty).
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  CHECK(b.memory_qpc(bad) == expected);
 }
 
 // A write answered SLVERR is sent again until memory answers OKAY (docs/qp-cache.md,
@@ -662,6 +715,24 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
   std::vector<uint32_t> pool;
   for (uint32_t k = 0; k < 20; ++k) pool.push_back(64 * (1 + k % 4) + 2 + k);
   std::map<uint32_t, BitVec> current = b.expect_;   // contents per QPN, at response time
+  // A miss register's QPC read that failed is read again; when that read lands, the QP
+  // is made fatal, before any request waiting on it is answered.
+  std::set<uint64_t> failed_qpc_reads;
+  std::vector<uint32_t> made_fatal_qpns;
+  std::map<uint32_t, uint64_t> retried_fills;  // per QPN: fills that landed after an error
+  b.mem_.set_read_done_observer([&](uint64_t addr, bool error, uint32_t id) {
+    if (id >= kMshrs || addr < kPages) return;  // the maintenance engine, the directory
+    if (error) {
+      failed_qpc_reads.insert(addr);
+      return;
+    }
+    if (failed_qpc_reads.erase(addr) == 0) return;
+    const uint32_t qpn = static_cast<uint32_t>((addr - kPages) / 64);
+    ++retried_fills[qpn];
+    const BitVec fatal = made_fatal(current.at(qpn));
+    if (fatal != current.at(qpn)) made_fatal_qpns.push_back(qpn);
+    current[qpn] = fatal;
+  });
   std::map<uint32_t, bool> mapped;                  // page -> directory entry valid
   for (uint32_t p = 0; p < kLimit / 64; ++p) mapped[p] = true;
   std::map<uint32_t, uint32_t> pinned_in_set;       // set -> pinned QPNs
@@ -676,6 +747,7 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
     uint32_t op, index;
     BitVec wdata{512};
     uint64_t dir_entry = 0;
+    uint64_t retried_fills = 0;  // of its QPN, when sent
   };
   std::map<uint32_t, Out> outstanding;  // by tag
   std::map<uint32_t, bool> pin_in_flight;  // set -> a PIN/UNPIN is outstanding
@@ -683,7 +755,7 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
   for (uint32_t t = 0; t < 16; ++t) free_tags.push_back(t);
   std::map<uint32_t, uint64_t> seen;  // status -> count
   uint64_t kinds[6] = {};
-  int sent = 0, checked = 0;
+  int sent = 0, checked = 0, refused_after_fault = 0;
   constexpr int kOps = 2500;
   while (checked < kOps) {
     if (sent < kOps && !free_tags.empty() && b.queue_.empty() && rng() % 3 != 0) {
@@ -706,6 +778,7 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
         o.dir_entry = mapped[o.index] && rng() % 2 ? 0 : (kPages + uint64_t{o.index} * 4096) | 1;
       }
       if (o.op == kPin || o.op == kUnpin) pin_in_flight[o.index % kSets] = true;
+      o.retried_fills = retried_fills[o.index];
       const uint32_t tag = free_tags.back();
       free_tags.pop_back();
       b.send(o.op, o.index, tag, o.op == kWrite ? &o.wdata : nullptr, o.dir_entry);
@@ -745,9 +818,17 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
       }
       const uint32_t set = o.index % kSets;
       if (o.op == kPin || o.op == kUnpin) pin_in_flight[set] = false;
-      // A failed directory read or fill changes nothing (an unmapped page is learned
-      // from the directory read, which can fail too).
-      if (r.status == kMemErr) continue;
+      // A failed directory read changes nothing (an unmapped page is learned from the
+      // directory read, which can fail too). A write, pin or unpin that waited on a fill
+      // whose read failed is refused and changes nothing (the command that sent it read
+      // the context before the fault).
+      if (r.status == kMemErr) {
+        if ((o.op == kWrite || o.op == kPin || o.op == kUnpin) &&
+            retried_fills[o.index] > o.retried_fills) {
+          ++refused_after_fault;
+        }
+        continue;
+      }
       if (!mapped[o.index / 64]) {
         REQUIRE(r.status == kUnmapped);
         continue;
@@ -795,6 +876,8 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
   }
   CHECK(b.counts_[kMemErrors] == b.mem_.injected_read_errors() + b.mem_.injected_write_errors());
   CHECK(b.counts_[kWbRetries] == b.mem_.injected_write_errors());
+  CHECK(b.fatal_qpns_ == made_fatal_qpns);  // every QP a failed read made fatal, in order
+  INFO("writes, pins and unpins refused after a failed fill: " << refused_after_fault);
   CHECK(b.mem_.injected_write_errors() > 0);
   CHECK(b.counts_[kEvictions] > 0);
   CHECK(b.counts_[kMerged] + b.counts_[kMissWaits] > 0);

@@ -1,6 +1,6 @@
 // The QP table in host memory, seen through qpm_top's command port, memory port and
 // CSRs: contexts survive eviction, refused QPNs never reach memory, UNMAP_PAGE of a
-// busy page is refused, read errors answer INT_ERR, the counters count, and the memory
+// busy page is refused, a failed context read makes its QP fatal, the counters count, and the memory
 // image matches the model after SYNC_CACHE. Mostly on the tiny configuration (2 sets x
 // 2 ways), where almost every command evicts something.
 #include <fmt/format.h>
@@ -137,7 +137,8 @@ TEST_CASE("UNMAP_PAGE and MAP_PAGE of a page holding a valid QP are refused", "[
   require_clean(env);
 }
 
-TEST_CASE("injected read errors answer INT_ERR and leave other QPs untouched", "[qp_table]") {
+TEST_CASE("injected read errors: commands never fail, a live QP whose context read failed is made fatal",
+          "[qp_table]") {
   EnvOptions o = tiny(5);
   o.mem.read_error_rate = 0.15;
   QpmEnv env(o);
@@ -145,7 +146,10 @@ TEST_CASE("injected read errors answer INT_ERR and leave other QPs untouched", "
   so.qps = 40;
   RandomStimulus stim(env.rng(), env.model(), so);
   env.run_stream(1500, [&] { return stim.next(); });
-  CHECK(env.scoreboard().status_counts().count(Status::IntErr) == 1);
+  // Walks read again until they succeed (docs/events.md, "Memory faults"): the
+  // scoreboard takes INT_ERR only from MAP and UNMAP_PAGE, whose own reads can fail.
+  CHECK(env.qps_made_fatal() > 0);
+  CHECK(env.events().counts()[EventType::QpFatal] >= env.qps_made_fatal());  // PORT_FAULT's too
   CHECK(counter(env, "mem_errors") > 10);
   CHECK(env.memory().injected_read_errors() == counter(env, "mem_errors"));
   require_clean(env);  // every other QP's context is exactly what the model says

@@ -373,7 +373,13 @@ module qpm_cmd_unit #(
             if (pf_last) fsm_d = Respond;
           end
         end else if (main_rsp_valid) begin
-          if (ctx_rsp_i.status == qpm_pkg::CtxMemErr) begin
+          if (ctx_rsp_i.status == qpm_pkg::CtxMemErr && is_qp_cmd && ctx_op_q != qpm_pkg::CtxRead) begin
+            // The line was evicted after the read and its refill failed (a directory
+            // read, or a QPC read that made the QP fatal): decide again on the context
+            // as it is now (docs/events.md, "Memory faults").
+            ctx_op_d = qpm_pkg::CtxRead;
+            fsm_d    = CtxRequest;
+          end else if (ctx_rsp_i.status == qpm_pkg::CtxMemErr) begin
             rsp_d = status_rsp(qpm_pkg::StatusIntErr);
             fsm_d = Respond;
           end else if (ctx_rsp_i.status == qpm_pkg::CtxUnmapped) begin

@@ -7,7 +7,10 @@
 // Victim chooses and reserves a way; a dirty victim goes on to WbRead, which reads it out
 // of the data RAM into the write-back buffer and moves on at once (the write-back does
 // not delay the fill, SPEC §11); Dir looks the page up in the directory cache, else reads
-// the entry; FillReq reads the QPC. One register advances through a shared step per
+// the entry; FillReq reads the QPC. A walk never gives up (docs/events.md, "Memory
+// faults"): a failed directory read is sent again, and so is a failed QPC read, whose
+// fill then lands marked fatal (fill_fatal_o): the pipe installs the QP in ERR with
+// QP_FATAL pending. One register advances through a shared step per
 // cycle (round-robin). Memory reads leave through one request register that holds its
 // request until the memory port takes it (never withdrawn, never swapped).
 //
@@ -58,6 +61,7 @@ module qpm_mshr_file #(
   output logic [Mshrs*SeqW-1:0]   deq_seq_o,
   input  logic [MshrW-1:0]        status_idx_i,
   output qpm_pkg::ctx_status_e    status_o,        // of register status_idx_i
+  output logic                    status_fatal_o,  // ... whose QPC read failed first
   // victim choice for the scheduled register's set
   output logic [SetW-1:0]         vict_set_o,
   input  logic                    vict_found_i,
@@ -97,6 +101,7 @@ module qpm_mshr_file #(
   output logic [LineW-1:0]        fill_line_o,
   output logic [QpnW-1:0]         fill_qpn_o,
   output logic [57:0]             fill_addr_o,     // QPC address bits 63:6
+  output logic                    fill_fatal_o,    // a read of this QPC failed before
   output logic [Lines-1:0]        release_o,
   // events for the counters
   output logic                    cnt_eviction_o,
@@ -138,6 +143,7 @@ module qpm_mshr_file #(
   logic [SeqW-1:0]      m_enq_q    [Mshrs];
   logic [SeqW-1:0]      m_deq_q    [Mshrs];
   logic [Mshrs-1:0]     m_waited_q;             // counted once in MISS_WAITS
+  logic [Mshrs-1:0]     m_fatal_q;              // a read of the QPC failed: retried
   logic [MshrW-1:0]     sched_next_q;
   // the memory read request register
   logic                 rq_valid_q;
@@ -169,6 +175,7 @@ module qpm_mshr_file #(
   end
   assign park_seq_o = m_enq_q[park_idx_i];
   assign status_o   = m_status_q[status_idx_i];
+  assign status_fatal_o = m_fatal_q[status_idx_i];
   for (genvar g = 0; g < Mshrs; g++) begin : gen_view
     assign replaying_o[g]              = m_state_q[g] == MReplay;
     assign deq_seq_o[g*SeqW +: SeqW]   = m_deq_q[g];
@@ -231,6 +238,7 @@ module qpm_mshr_file #(
   assign fill_line_o     = line_of(m_qpn_q[mem_rsp_idx_i][SetW-1:0], m_way_q[mem_rsp_idx_i]);
   assign fill_qpn_o      = m_qpn_q[mem_rsp_idx_i];
   assign fill_addr_o     = m_addr_q[mem_rsp_idx_i];
+  assign fill_fatal_o    = m_fatal_q[mem_rsp_idx_i];
   assign dir_fill_o      = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
                         && mem_rsp_word_i[0];
   assign dir_fill_idx_o  = DirIdxW'(m_qpn_q[mem_rsp_idx_i] >> PageBits);
@@ -256,7 +264,7 @@ module qpm_mshr_file #(
   qpm_pkg::ctx_status_e m_status_d [Mshrs];
   logic [SeqW-1:0]      m_enq_d    [Mshrs];
   logic [SeqW-1:0]      m_deq_d    [Mshrs];
-  logic [Mshrs-1:0]     m_waited_d;
+  logic [Mshrs-1:0]     m_waited_d, m_fatal_d;
   logic                 rq_valid_d, rq_line_d;
   logic [MemIdW-1:0]    rq_id_d;
   logic [63:0]          rq_addr_d;
@@ -273,6 +281,7 @@ module qpm_mshr_file #(
       m_deq_d[i]    = m_deq_q[i];
     end
     m_waited_d = m_waited_q;
+    m_fatal_d  = m_fatal_q;
     release_o  = '0;
     rq_valid_d = rq_valid_q && !mem_req_ready_i;
     rq_id_d    = rq_id_q;
@@ -287,6 +296,7 @@ module qpm_mshr_file #(
         m_qpn_d[park_idx_i]    = alloc_qpn_i;
         m_status_d[park_idx_i] = qpm_pkg::CtxOk;
         m_waited_d[park_idx_i] = 1'b0;
+        m_fatal_d[park_idx_i]  = 1'b0;
       end
     end
     if (deq_i) m_deq_d[deq_idx_i] = m_deq_q[deq_idx_i] + SeqW'(1);
@@ -339,8 +349,7 @@ module qpm_mshr_file #(
       unique case (r_state)
         MDirWait: begin
           if (mem_rsp_error_i) begin
-            m_status_d[mem_rsp_idx_i] = qpm_pkg::CtxMemErr;
-            m_state_d[mem_rsp_idx_i]  = MReplay;
+            m_state_d[mem_rsp_idx_i]  = MDirReq;   // read the entry again
           end else if (!mem_rsp_word_i[0]) begin
             m_status_d[mem_rsp_idx_i] = qpm_pkg::CtxUnmapped;
             m_state_d[mem_rsp_idx_i]  = MReplay;
@@ -350,8 +359,14 @@ module qpm_mshr_file #(
           end
         end
         MFillWait: begin
-          m_state_d[mem_rsp_idx_i] = MReplay;
-          if (mem_rsp_error_i) m_status_d[mem_rsp_idx_i] = qpm_pkg::CtxMemErr;
+          // A failed read is sent again (the context must be known to flush the QP), and
+          // the fill that finally lands makes the QP fatal.
+          if (mem_rsp_error_i) begin
+            m_fatal_d[mem_rsp_idx_i] = 1'b1;
+            m_state_d[mem_rsp_idx_i] = MFillReq;
+          end else begin
+            m_state_d[mem_rsp_idx_i] = MReplay;
+          end
         end
         default: ;
       endcase
@@ -375,6 +390,7 @@ module qpm_mshr_file #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       m_waited_q   <= '0;
+      m_fatal_q    <= '0;
       sched_next_q <= '0;
       rq_valid_q   <= 1'b0;
       rq_id_q      <= '0;
@@ -382,6 +398,7 @@ module qpm_mshr_file #(
       rq_line_q    <= 1'b0;
     end else begin
       m_waited_q <= m_waited_d;
+      m_fatal_q  <= m_fatal_d;
       if (sched_any) sched_next_q <= (32'(sched) == Mshrs - 1) ? '0 : sched + MshrW'(1);
       rq_valid_q <= rq_valid_d;
       rq_id_q    <= rq_id_d;

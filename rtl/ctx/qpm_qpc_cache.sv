@@ -38,6 +38,9 @@ module qpm_qpc_cache #(
   input  qpm_pkg::ctx_req_t     req_i,
   output logic                  rsp_valid_o,
   output qpm_pkg::ctx_rsp_t     rsp_o,
+  // a fill made its QP fatal (a read of its QPC failed first; never beside rsp_valid_o)
+  output logic                  mem_fatal_o,
+  output logic [qpm_pkg::QpnW-1:0] mem_fatal_qpn_o,
   // memory requests to qpm_axi_master. Read IDs: miss register index, Mshrs for the
   // maintenance engine; write IDs: write-back buffer entry, Mshrs for the maintenance
   // engine's directory write.
@@ -117,10 +120,11 @@ module qpm_qpc_cache #(
   logic [Mshrs-1:0] replaying;
   logic [Mshrs*SeqW-1:0] deq_seq;
   qpm_pkg::ctx_status_e  replay_status;
+  logic                  replay_fatal;
   logic             wbread_ok, wbread;
   logic [LineW-1:0] wbread_line;
   logic [QpnW-1:0]  wbread_qpn;
-  logic             fill;
+  logic             fill, fill_fatal;
   logic [LineW-1:0] fill_line;
   logic [QpnW-1:0]  fill_qpn;
   logic [57:0]      fill_addr;
@@ -258,6 +262,7 @@ module qpm_qpc_cache #(
     .deq_seq_o         (deq_seq),
     .status_idx_i      (stage_mshr),
     .status_o          (replay_status),
+    .status_fatal_o    (replay_fatal),
     .vict_set_o        (vict_set),
     .vict_found_i      (vict_found),
     .vict_way_i        (vict_way),
@@ -291,6 +296,7 @@ module qpm_qpc_cache #(
     .fill_line_o       (fill_line),
     .fill_qpn_o        (fill_qpn),
     .fill_addr_o       (fill_addr),
+    .fill_fatal_o      (fill_fatal),
     .release_o         (release_lines),
     .cnt_eviction_o    (cnt_eviction),
     .cnt_walk_o        (cnt_walk),
@@ -479,6 +485,7 @@ module qpm_qpc_cache #(
     .park_idx_o           (park_idx),
     .deq_o                (deq),
     .replay_status_i      (replay_status),
+    .replay_fatal_i       (replay_fatal),
     .park_free_any_i      (park_free_any),
     .park_empty_i         (park_empty),
     .stage_valid_i        (stage_valid),
@@ -488,6 +495,10 @@ module qpm_qpc_cache #(
     .fill_line_i          (fill_line),
     .fill_addr_i          (fill_addr),
     .fill_data_i          (mem_rsp_rdata_i),
+    .fill_qpn_i           (fill_qpn),
+    .fill_fatal_i         (fill_fatal),
+    .mem_fatal_o          (mem_fatal_o),
+    .mem_fatal_qpn_o      (mem_fatal_qpn_o),
     .wb_free_any_i        (wb_free_any),
     .wb_empty_i           (wb_empty),
     .wb_alloc_idx_i       (wb_alloc_idx),

@@ -8,6 +8,14 @@
 //       qpm_doorbell_exec) and writes the new QPC back; answer; write the RAM (a write
 //       hit, a read-modify-write or a fill); load the write-back buffer
 //
+// A fill whose read failed before (qpm_mshr_file retried it, fill_fatal_i) lands with its
+// QP made fatal, as PORT_FAULT makes one: a valid QP in neither RESET nor ERR goes to ERR
+// with QP_FATAL pending (cause: memory) and its line dirty, and mem_fatal_o names it to
+// the fatal and flush engines from P1 (docs/events.md, "Memory faults"). P0 takes no
+// request in that cycle, so no answer meets mem_fatal_o. A command's write, pin or unpin
+// that waited on such a fill is refused (CtxMemErr, nothing changes): the command read
+// the context before the line was evicted, and runs again from its read.
+//
 // The QPC RAM and the address RAM have one read port (used in P0) and one write port
 // (used in P1), so in one cycle a fill can land while a read hits, and a line can be
 // read out while a write hits. A read in P0 does not see the write P1 makes in the same
@@ -64,6 +72,7 @@ module qpm_qpc_pipe #(
   output logic [MshrW-1:0]         park_idx_o,
   output logic                     deq_o,
   input  qpm_pkg::ctx_status_e     replay_status_i,    // of the staged replay's register
+  input  logic                     replay_fatal_i,     // ... whose QPC read failed first
   // park pool
   input  logic                     park_free_any_i,
   input  logic                     park_empty_i,
@@ -75,6 +84,10 @@ module qpm_qpc_pipe #(
   input  logic [LineW-1:0]         fill_line_i,
   input  logic [57:0]              fill_addr_i,
   input  logic [511:0]             fill_data_i,
+  input  logic [QpnW-1:0]          fill_qpn_i,
+  input  logic                     fill_fatal_i,
+  output logic                     mem_fatal_o,        // P1: the fill made its QP fatal
+  output logic [QpnW-1:0]          mem_fatal_qpn_o,
   // dirty lines read out into the write-back buffer
   input  logic                     wb_free_any_i,
   input  logic                     wb_empty_i,
@@ -134,6 +147,21 @@ module qpm_qpc_pipe #(
   assign read_port_busy  = wbread_i || xread_go;
   assign write_slot_busy = fill_i;
 
+  // A fill that makes its QP fatal (see the header).
+  qpm_pkg::qpc_t fill_qpc, fill_qpc_fatal;
+  logic          fill_makes_fatal;
+  assign fill_qpc         = fill_data_i[QpcW-1:0];
+  assign fill_makes_fatal = fill_i && fill_fatal_i && fill_qpc.valid
+                         && fill_qpc.state != qpm_pkg::StReset && fill_qpc.state != qpm_pkg::StErr;
+  always_comb begin
+    fill_qpc_fatal = fill_qpc;
+    if (fill_makes_fatal) begin
+      fill_qpc_fatal.state         = qpm_pkg::StErr;
+      fill_qpc_fatal.ev_pending    = fill_qpc.ev_pending | (5'd1 << qpm_pkg::EvBitFatal);
+      fill_qpc_fatal.ev_fatal_port = 1'b0;
+    end
+  end
+
   typedef enum logic [2:0] {
     PStall    = 3'd0,   // nothing consumed this cycle
     PRespond  = 3'd1,   // answered without the RAM (status only)
@@ -154,10 +182,14 @@ module qpm_qpc_pipe #(
     p_refused  = 1'b0;
     p_merge    = 1'b0;
     p_wait     = 1'b0;
-    if (r_valid) begin
+    if (r_valid && !(fill_i && fill_fatal_i)) begin
       if (r_failed_replay) begin
         p_act    = PRespond;               // the fill failed: so does every waiter
         p_status = replay_status_i;
+      end else if (r_is_replay && replay_fatal_i && (r.op == qpm_pkg::CtxWrite
+                   || r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin)) begin
+        p_act    = PRespond;               // its command read the context before the fault
+        p_status = qpm_pkg::CtxMemErr;
       end else if (r.op == qpm_pkg::CtxSync || r.op == qpm_pkg::CtxDirWrite) begin
         if (m_all_free_i && park_empty_i && wb_empty_i) p_act = PMaint;
       end else if (!r_in_range) begin
@@ -290,6 +322,8 @@ module qpm_qpc_pipe #(
   qpm_pkg::dp_req_t            p1_dp_req;
   logic                        p1_db_q;       // the CtxDp in P1 is a doorbell
   logic                        p1_flush_q;    // ... a flush step
+  logic                        p1_fatal_q;    // the fill in P1 made its QP fatal
+  logic [QpnW-1:0]             p1_fatal_qpn_q;
   logic                        p1_write;      // this cycle's RAM write, all kinds
   logic [QpcW-1:0]             p1_write_data;
   logic [qpm_pkg::CtxTagW-1:0] p1_rsp_tag;
@@ -311,6 +345,8 @@ module qpm_qpc_pipe #(
       p1_dp_req       <= '0;
       p1_db_q         <= 1'b0;
       p1_flush_q      <= 1'b0;
+      p1_fatal_q      <= 1'b0;
+      p1_fatal_qpn_q  <= '0;
       p1_rsp_tag      <= '0;
       p1_rsp_status   <= qpm_pkg::CtxOk;
       p1_rline        <= '0;
@@ -338,6 +374,8 @@ module qpm_qpc_pipe #(
       // port could carry.
       p1_db_q         <= r.tag == qpm_pkg::TagDoorbell;
       p1_flush_q      <= qpm_pkg::tag_is_step(r.tag);
+      p1_fatal_q      <= fill_makes_fatal;
+      p1_fatal_qpn_q  <= fill_qpn_i;
       if (maint_rsp_valid_i) begin
         p1_rsp_tag    <= maint_rsp_tag_i;
         p1_rsp_status <= maint_rsp_status_i;
@@ -351,7 +389,7 @@ module qpm_qpc_pipe #(
       p1_we           <= fill_i || p_act == PWriteHit;
       p1_wfill        <= fill_i;
       p1_wline        <= fill_i ? fill_line_i : look_line_i;
-      p1_wdata        <= fill_i ? fill_data_i : r.wdata;
+      p1_wdata        <= fill_i ? fill_qpc_fatal : r.wdata;
       p1_waddr        <= fill_addr_i;
       w_valid_q       <= p1_write;
       w_fill_q        <= p1_wfill;
@@ -390,9 +428,11 @@ module qpm_qpc_pipe #(
 
   assign p1_write      = p1_we || (p1_rmw && p1_rmw_write);
   assign p1_write_data = !p1_rmw ? p1_wdata : rmw_qpc;
-  assign dirty_p1_o    = p1_rmw && p1_write;
+  assign dirty_p1_o    = (p1_rmw && p1_write) || p1_fatal_q;
   assign excl_p1_o     = p1_rmw;
   assign p1_line_o     = p1_wline;
+  assign mem_fatal_o     = p1_fatal_q;
+  assign mem_fatal_qpn_o = p1_fatal_qpn_q;
 
   assign wb_load_o      = p1_load;
   assign wb_load_idx_o  = p1_load_idx;
@@ -423,5 +463,7 @@ module qpm_qpc_pipe #(
   `QPM_ASSERT(OneAnswer_A, !(maint_rsp_valid_i && p_act != PStall && p_act != PPark
                              && p_act != PMaint))
   `QPM_ASSERT_IMPL(ReadOutHasRoom_A, wbread_i, wb_free_any_i)
+  // The engines learn of a fatal fill on the answer port's request input: never both.
+  `QPM_ASSERT_IMPL(FatalFillAlone_A, mem_fatal_o, !rsp_valid_o)
 
 endmodule

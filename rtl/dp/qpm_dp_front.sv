@@ -87,6 +87,9 @@ module qpm_dp_front #(
   output qpm_pkg::ctx_req_t       ctx_req_o,
   input  logic                    ctx_rsp_valid_i,
   input  qpm_pkg::ctx_rsp_t       ctx_rsp_i,
+  // a fill made its QP fatal: to both engines (never beside ctx_rsp_valid_i)
+  input  logic                    mem_fatal_i,
+  input  logic [qpm_pkg::QpnW-1:0] mem_fatal_qpn_i,
   // one pulse per event: a DROP (by reason), a refused doorbell, an event raised
   output logic [qpm_pkg::NumDropReasons-1:0] drop_o,
   output logic                    db_refused_o,
@@ -288,9 +291,14 @@ module qpm_dp_front #(
                   && cmd_req_i.wdata.valid;
   assign fl_req_a = cmd_write && (cmd_req_i.wdata.state == qpm_pkg::StErr
                                   || (cmd_req_i.wdata.ev_pending & ~qpm_pkg::EvFatalClass) != '0);
-  assign fl_req_b = (rsp_dp || rsp_db) && (answer.flush_req || answer.ev_req_info);
+  // A fill that made its QP fatal (a QPC read failed, docs/events.md) uses the answers'
+  // request input: the cache never answers in that cycle.
+  logic [qpm_pkg::QpnW-1:0] req_b_qpn;
+  assign req_b_qpn = mem_fatal_i ? mem_fatal_qpn_i : answer.rsp.qpn;
+  assign fl_req_b = ((rsp_dp || rsp_db) && (answer.flush_req || answer.ev_req_info))
+                 || mem_fatal_i;
   assign fa_req_a = cmd_write && (cmd_req_i.wdata.ev_pending & qpm_pkg::EvFatalClass) != '0;
-  assign fa_req_b = rsp_dp && answer.ev_req_fatal;
+  assign fa_req_b = (rsp_dp && answer.ev_req_fatal) || mem_fatal_i;
 
   // The fatal engine: QPs with a fatal-class event pending (its steps deliver a QP's
   // events in the QP's own order, so an informational event raised before it goes too).
@@ -305,7 +313,7 @@ module qpm_dp_front #(
     .req_a_valid_i (fa_req_a),
     .req_a_qpn_i   (cmd_req_i.index),
     .req_b_valid_i (fa_req_b),
-    .req_b_qpn_i   (answer.rsp.qpn),
+    .req_b_qpn_i   (req_b_qpn),
     .step_valid_o  (fa_step_valid),
     .step_ready_i  (fa_step_ready),
     .step_qpn_o    (fa_step_qpn),
@@ -327,7 +335,7 @@ module qpm_dp_front #(
     .req_a_valid_i (fl_req_a),
     .req_a_qpn_i   (cmd_req_i.index),
     .req_b_valid_i (fl_req_b),
-    .req_b_qpn_i   (answer.rsp.qpn),
+    .req_b_qpn_i   (req_b_qpn),
     .step_valid_o  (fl_step_valid),
     .step_ready_i  (fl_step_ready),
     .step_qpn_o    (fl_step_qpn),
@@ -429,6 +437,7 @@ module qpm_dp_front #(
   // ---- contract
   // Credits make room for every answer and event of an admitted operation.
   `QPM_ASSERT_IMPL(RspRoom_A, rsp_dp, rsp_fifo_ready)
+  `QPM_ASSERT_IMPL(FatalFillAlone_A, mem_fatal_i, !ctx_rsp_valid_i)
   `QPM_ASSERT_IMPL(EqRoom_A, eq_in_valid, eq_in_ready)
   `QPM_ASSERT_IMPL(CqeRoom_A, cqe_push, cqe_fifo_ready)
   // Only steps complete WQEs and deliver events, each only with room reserved.

@@ -110,6 +110,7 @@ void AxiMemory::sample(const AxiMasterOut &m) {
     if (out_.rlast) {
       const Burst &done = active_reads_[offered_read_];
       if (done.error) failed_read_completions_.push_back(done.addr);
+      if (read_done_) read_done_(done.addr, done.error, done.id);
       active_reads_.erase(active_reads_.begin() + static_cast<std::ptrdiff_t>(offered_read_));
     } else {
       ++active_reads_[offered_read_].beat;

@@ -105,6 +105,10 @@ class AxiMemory : public TbExtension {
   // start address, whether it answers an error and its AXI ID. For traffic accounting.
   using BurstObserver = std::function<void(char dir, uint64_t addr, bool error, uint32_t id)>;
   void set_observer(BurstObserver obs) { observer_ = std::move(obs); }
+  // Called once per read burst when its last R beat is taken (when the master learns
+  // how it ended), with its start address, whether it answered an error and its ID.
+  using ReadDoneObserver = std::function<void(uint64_t addr, bool error, uint32_t id)>;
+  void set_read_done_observer(ReadDoneObserver obs) { read_done_ = std::move(obs); }
   // Whether [begin, end) lies inside the regions the host has mapped.
   bool is_mapped(uint64_t begin, uint64_t end) const { return mapped(begin, end); }
   // A write burst touching addr has been accepted (AW) and its B not yet offered.
@@ -151,6 +155,7 @@ class AxiMemory : public TbExtension {
   AxiMemoryOptions opt_;
   std::vector<uint64_t> failed_reads_;
   std::vector<uint64_t> failed_read_completions_;
+  ReadDoneObserver read_done_;
   std::deque<AxiMasterOut> early_w_;  // W beats taken before their AW
   std::unordered_map<uint64_t, Page> pages_;  // keyed by addr / kPageBytes
   std::map<uint64_t, uint64_t> regions_;      // base -> size, as the host mapped them

@@ -20,8 +20,8 @@
 // datapath operations of one QPN apply in the order taken) none of that is needed: a
 // doorbell goes into the model in that order (DpScoreboard::on_doorbell), its QPN is
 // free again at once, and only the counter check at the end sees the refusals. The env
-// uses this unless read errors are injected (a doorbell whose QPC read fails is refused
-// for it, and only a probe can tell).
+// uses this unless told otherwise (EnvOptions::doorbell_order_known); read errors do not
+// matter, since a walk never fails (docs/events.md, "Memory faults").
 #pragma once
 
 #include <cstdint>

@@ -205,12 +205,29 @@ void DpScoreboard::on_doorbell(const Doorbell &db) {
   apply_doorbells(qpn);
 }
 
+void DpScoreboard::on_doorbell_executed(uint32_t qpn) {
+  auto it = by_qpn_.find(qpn);
+  if (it != by_qpn_.end()) {
+    for (Pending &p : it->second) {
+      if (p.is_doorbell && !p.executed) {
+        p.executed = true;
+        apply_doorbells(qpn);
+        return;
+      }
+    }
+  }
+  ++mismatch_count_;
+  const std::string what = fmt::format("the QP cache answered a doorbell of qpn {:#x} that was not taken", qpn);
+  spdlog::error("MISMATCH on the doorbell port: {}", what);
+  if (doorbell_problems_.size() < kKeep) doorbell_problems_.push_back(what);
+}
+
 void DpScoreboard::apply_doorbells(uint32_t qpn) {
   auto it = by_qpn_.find(qpn);
   if (it == by_qpn_.end())
     return;
   auto &q = it->second;
-  while (!q.empty() && q.front().is_doorbell) {
+  while (!q.empty() && q.front().is_doorbell && q.front().executed) {
     const Doorbell db = q.front().db;
     q.pop_front();
     const bool refused = !model_.doorbell(db);

@@ -6,8 +6,9 @@
 // applied them. Responses are matched to requests by tag (the harness keeps the tags
 // of the operations in flight distinct) and must be the oldest outstanding one of
 // their QPN. A DROP with reason MEM_ERR is accepted only when an injected read error of
-// the QP's context or directory entry completed while an operation of the QPN was in
-// flight (see QpmEnv::error_could_hit); the model is then told the read failed.
+// the QP's directory entry completed while an operation of the QPN was in flight (see
+// QpmEnv::error_could_hit); the model is then told the read failed. (A failed read of
+// the QPC itself is read again and makes the QP fatal: QpmEnv::on_qpc_read_done.)
 //
 // EventChecker: every EQE against the events the model raised, per QP (or port) in the
 // order raised. An EQE may arrive before the response of the operation that raised it
@@ -115,6 +116,13 @@ class DpScoreboard {
   using DoorbellApplied = std::function<void(const Doorbell &, bool refused)>;
   void set_doorbell_applied(DoorbellApplied applied) { applied_ = std::move(applied); }
   void on_doorbell(const Doorbell &db);
+  // The QP cache answered a doorbell of qpn (a probe, VerilatedDut::doorbell_done): the
+  // oldest of qpn's doorbells taken and not yet answered. A doorbell goes into the model
+  // only once answered, so a change the RTL makes to its QP meanwhile (a fill that makes
+  // the QP fatal) comes before it, as in the RTL.
+  void on_doorbell_executed(uint32_t qpn);
+  // Problems the doorbell probe found (a doorbell answered that was never taken).
+  const std::vector<std::string> &doorbell_problems() const { return doorbell_problems_; }
 
   uint64_t accepted() const { return accepted_; }
   uint64_t checked() const { return checked_; }
@@ -138,6 +146,7 @@ class DpScoreboard {
     DpRequest req;
     uint64_t error_since = 0;  // where this QPN's busy period began in the failed-read list
     bool is_doorbell = false;  // a doorbell waiting for the operations ahead of it
+    bool executed = false;     // ... and answered by the QP cache (on_doorbell_executed)
     Doorbell db;
   };
   // Applies the doorbells at the front of qpn's queue (the operations ahead of them are
@@ -158,6 +167,7 @@ class DpScoreboard {
   std::map<Verdict, uint64_t> verdict_counts_;
   std::array<uint64_t, kNumDropReasons> drops_{};
   std::vector<DpMismatch> first_mismatches_;
+  std::vector<std::string> doorbell_problems_;
   DpResponse last_response_, last_expected_;
 };
 

@@ -36,6 +36,9 @@ namespace {
 constexpr uint64_t kPageBytes = 4096;
 // The datapath agents' generator: a fixed function of the run seed, apart from rng_.
 constexpr uint64_t kDpSeedSalt = 0x9d2c5680a5b6c3e1ull;
+// From a retried QPC read's last beat to its fill in P1 (the AXI master, P0): a few
+// cycles; far more means the fill never made the QP fatal.
+constexpr uint64_t kFatalFillCycles = 64;
 }
 
 QpmEnv::QpmEnv(const EnvOptions &opt)
@@ -81,7 +84,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
           opt.cqe_stall_prob),
       housekeeping_(*this) {
   dp_tag_qpn_.fill(-1);
-  if (opt.doorbell_order_known && opt.mem.read_error_rate == 0.0) {
+  if (opt.doorbell_order_known) {
     doorbells_.set_order_known([this](const Doorbell &db) { dp_scoreboard_.on_doorbell(db); });
     dp_scoreboard_.set_doorbell_applied(
         [this](const Doorbell &db, bool refused) { doorbells_.on_applied(db, refused); });
@@ -124,6 +127,8 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       }
     }
   });
+  memory_.set_read_done_observer(
+      [this](uint64_t addr, bool error, uint32_t id) { on_qpc_read_done(addr, error, id); });
   tb_.dut().set_mem_in(AxiSlaveOut{});
   tb_.dut().set_csr_in(AxiLiteMasterOut{});
   tb_.reset();
@@ -138,6 +143,60 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
     std::vector<uint32_t> all;
     for (uint32_t i = 0; i < (cfg.qpn_limit >> cfg.page_bits); ++i) all.push_back(i);
     map_pages(all);
+  }
+}
+
+void QpmEnv::on_qpc_read_done(uint64_t addr, bool error, uint32_t id) {
+  // Only a miss register's QPC read makes a QP fatal (the maintenance engine's reads of
+  // MAP/UNMAP fail the command instead; a failed directory read is just read again).
+  const bool directory = addr >= kQptBase && addr < kQptBase + uint64_t{model_.config().dir_entries} * 8;
+  if (id >= tb_.config().mshrs || directory) return;
+  // The miss register reads the QPC again until it succeeds; the QP becomes fatal when
+  // that read lands, before any operation waiting on it runs (docs/events.md).
+  if (error) {
+    qpc_read_faults_.insert(addr);
+    return;
+  }
+  if (qpc_read_faults_.erase(addr) == 0) return;
+  // Live (valid, in neither RESET nor ERR): the fill must make it fatal, a few cycles
+  // from now (no operation of the QP runs in between: its line is being filled).
+  const auto qpn = model_.qpn_of_qpc_address(addr);
+  if (!qpn) {
+    fatal_problems_.push_back(fmt::format("a miss register read {:#x}, which is no QPC", addr));
+    return;
+  }
+  const Qpc &q = model_.qpc(*qpn);
+  if (q.valid && q.state != static_cast<uint32_t>(QpState::Reset) &&
+      q.state != static_cast<uint32_t>(QpState::Err)) {
+    fatal_due_[*qpn] = tb_.cycles();
+  }
+}
+
+void QpmEnv::sample_probes() {
+  Dut &dut = tb_.dut();
+  if (const auto qpn = dut.fatal_fill()) {
+    if (fatal_due_.erase(*qpn) == 0) {
+      fatal_problems_.push_back(fmt::format(
+          "cycle {}: a fill made qpn {:#x} fatal, but no read of its live context failed", tb_.cycles(), *qpn));
+    } else {
+      model_.qpc_read_failed(*model_.qpc_address(*qpn));
+      ++qps_made_fatal_;
+      for (const Event &e : model_.take_events()) events_.expect(e, "QPC_READ_ERROR");
+      take_model_cqes();
+    }
+  }
+  if (const auto qpn = dut.doorbell_done()) {
+    if (doorbells_.order_known()) dp_scoreboard_.on_doorbell_executed(*qpn);
+  }
+  for (auto it = fatal_due_.begin(); it != fatal_due_.end();) {
+    if (tb_.cycles() - it->second > kFatalFillCycles) {
+      fatal_problems_.push_back(fmt::format(
+          "qpn {:#x}: a read of its context failed and was read again, but the fill did not make it fatal",
+          it->first));
+      it = fatal_due_.erase(it);
+    } else {
+      ++it;
+    }
   }
 }
 
@@ -161,16 +220,10 @@ uint64_t QpmEnv::error_mark() const {
   return error_history_.empty() ? 0 : error_history_.front();
 }
 
-bool QpmEnv::error_could_hit_qpn(uint32_t qpn, uint64_t since) const {
-  // A datapath operation or doorbell reads its directory entry and its QPC; at or
-  // above the limit nothing; on an unmapped page only the directory entry.
-  if (qpn >= model_.config().qpn_limit) return false;
-  const auto &failed = memory_.failed_read_completions();
-  const auto qpc = model_.qpc_address(qpn);
-  const uint64_t dir = kQptBase + uint64_t{qpn >> model_.config().page_bits} * 8;
-  for (size_t i = since; i < failed.size(); ++i) {
-    if (failed[i] == dir || (qpc && failed[i] == *qpc)) return true;
-  }
+bool QpmEnv::error_could_hit_qpn(uint32_t, uint64_t) const {
+  // A walk sends a failed read again, the directory entry's and the QPC's alike, and a
+  // failed QPC read makes the QP fatal (on_qpc_read_done; docs/events.md, "Memory
+  // faults"): no read error fails a datapath operation, a doorbell or a QP command.
   return false;
 }
 
@@ -189,21 +242,8 @@ bool QpmEnv::error_could_hit(const Command &cmd, uint64_t since) const {
     }
     return false;
   }
-  // A QP command reads its directory entry and its QPC; nothing else can fail it. On
-  // an unmapped page only the directory read happens; at or above the limit, nothing.
-  if (cmd.qpn >= model_.config().qpn_limit) return false;
-  const auto qpc = model_.qpc_address(cmd.qpn);
-  const uint64_t dir = kQptBase + uint64_t{cmd.qpn >> model_.config().page_bits} * 8;
-  if (!qpc) {
-    for (size_t i = since; i < failed.size(); ++i) {
-      if (failed[i] == dir) return true;
-    }
-    return false;
-  }
-  for (size_t i = since; i < failed.size(); ++i) {
-    if (failed[i] == *qpc || failed[i] == dir) return true;
-  }
-  return false;
+  // A QP command's walk never fails (error_could_hit_qpn).
+  return error_could_hit_qpn(cmd.qpn, since);
 }
 
 void QpmEnv::on_accept(const Command &cmd) {
@@ -560,6 +600,11 @@ std::vector<std::string> QpmEnv::final_check() {
   for (const auto &p : events_.problems()) add("events: " + p);
   for (const auto &p : cqes_.problems()) add("cqes: " + p);
   for (const auto &p : doorbells_.problems()) add("doorbells: " + p);
+  for (const auto &p : dp_scoreboard_.doorbell_problems()) add("doorbells: " + p);
+  for (const auto &p : fatal_problems_) add("memory faults: " + p);
+  for (const auto &[qpn, cycle] : fatal_due_) {
+    add(fmt::format("memory faults: qpn {:#x}'s context read was retried at cycle {} and never made fatal", qpn, cycle));
+  }
   if (tb_.assertion_failed()) add("an RTL assertion failed");
   return problems;
 }
@@ -580,9 +625,11 @@ std::vector<std::string> QpmEnv::counter_check() {
   expect("writebacks (vs QPC write bursts answered OKAY)", value("writebacks"),
          t.qpc_writes - t.qpc_write_errors);
   expect("walks (vs misses)", value("walks"), value("misses"));
-  expect("walks - dir_hits (vs directory reads)", value("walks") - value("dir_hits"), t.dir_reads);
-  expect("QPC reads (vs walks - directory read errors - unmapped entries)", t.qpc_reads,
-         value("walks") - t.dir_read_errors - t.dir_reads_unmapped);
+  // A failed read of a walk is read again (docs/events.md, "Memory faults").
+  expect("walks - dir_hits + directory read errors (vs directory reads)",
+         value("walks") - value("dir_hits") + t.dir_read_errors, t.dir_reads);
+  expect("QPC reads (vs walks - unmapped entries + QPC read errors)", t.qpc_reads,
+         value("walks") - t.dir_reads_unmapped + t.qpc_read_errors);
   // The datapath's counters: exact against what the model predicted and raised.
   for (int r = 1; r < kNumDropReasons; ++r) {
     const auto reason = static_cast<DropReason>(r);

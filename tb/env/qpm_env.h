@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "axi_memory.h"
@@ -66,9 +67,9 @@ struct EnvOptions {
   double eqe_stall_prob = 0.0;      // chance eqe_ready is low in a cycle
   double cqe_stall_prob = 0.0;      // chance cqe_ready is low in a cycle
   // Doorbells and datapath operations of one QPN apply in the order taken, as
-  // docs/datapath.md promises: the model applies each doorbell in that order. Off, or
-  // with read errors injected, the harness finds out what the RTL did with each
-  // doorbell instead (doorbell_tracker.h), and the stimulus keeps them apart.
+  // docs/datapath.md promises: the model applies each doorbell in that order (read
+  // errors included: a walk never fails). Off, the harness finds out what the RTL did
+  // with each doorbell instead (doorbell_tracker.h), and the stimulus keeps them apart.
   bool doorbell_order_known = true;
   bool map_all_pages = true;        // MAP_PAGE every directory entry below QPN_LIMIT at start
   uint32_t qpn_limit = 0;           // QPN_LIMIT to program (0: the configuration's, 4096)
@@ -114,8 +115,7 @@ class QpmEnv {
   size_t dp_in_flight(uint32_t qpn) const;
   size_t dp_in_flight() const { return dp_tags_in_use_; }
   bool doorbell_pending(uint32_t qpn) const { return doorbells_.pending(qpn); }
-  // Whether doorbells apply in the order taken (EnvOptions::doorbell_order_known and no
-  // read errors): then a doorbell may go to a QPN with datapath operations in flight.
+  // Whether doorbells apply in the order taken (EnvOptions::doorbell_order_known): then a doorbell may go to a QPN with datapath operations in flight.
   bool doorbell_order_known() const { return doorbells_.order_known(); }
   size_t doorbells_pending() const { return doorbells_.pending(); }
   size_t commands_in_flight() const { return pushed_.size(); }
@@ -153,6 +153,8 @@ class QpmEnv {
   // reads = WALKS - directory read errors - walks that found the entry unmapped.
   std::vector<std::string> counter_check();
   const MemoryTraffic &traffic() const { return traffic_; }
+  // QPs the model made fatal because a read of their QPC failed (docs/events.md).
+  uint64_t qps_made_fatal() const { return qps_made_fatal_; }
 
   // Test backdoor: replace a QP's context in the RTL (cache line or memory) and in the
   // model alike, as the datapath would have left it (SQE, SQD while draining).
@@ -188,7 +190,7 @@ class QpmEnv {
   class Housekeeping : public TbExtension {
    public:
     explicit Housekeeping(QpmEnv &env) : env_(env) {}
-    void before_edge(Dut &) override {}
+    void before_edge(Dut &) override { env_.sample_probes(); }
     void after_edge(Dut &) override { env_.housekeeping(); }
 
    private:
@@ -205,6 +207,14 @@ class QpmEnv {
   // An injected read error of qpn's QPC or directory entry completed at or after
   // position `since` of the memory's failed-read completions.
   bool error_could_hit_qpn(uint32_t qpn, uint64_t since) const;
+  // A miss register's read of a QPC completed: after a failed one, the next that
+  // succeeds must make the QP fatal if it is live (fatal_due_).
+  void on_qpc_read_done(uint64_t addr, bool error, uint32_t id);
+  // The probes of this cycle (Dut::doorbell_done, Dut::fatal_fill): a doorbell goes into
+  // the model once the QP cache has answered it, and a QP is made fatal in the model in
+  // the cycle its fill lands (GoldenModel::qpc_read_failed), so the model sees a
+  // doorbell and a fatal fill of one QP in the RTL's order.
+  void sample_probes();
   // Where a window of possible read errors starts for something accepted now: the
   // failed-read completions of kErrorReachCycles cycles ago (a fill that completed a
   // few cycles before a request arrived may still answer it).
@@ -253,6 +263,10 @@ class QpmEnv {
   uint8_t next_tag_ = 0;
   std::unordered_map<uint32_t, size_t> dp_qpns_;     // datapath operations in flight by QPN
   std::deque<uint64_t> error_history_;               // failed-read completions, per cycle
+  std::unordered_set<uint64_t> qpc_read_faults_;     // QPC addresses read again after an error
+  std::unordered_map<uint32_t, uint64_t> fatal_due_;  // QPN -> cycle its retried read landed
+  std::vector<std::string> fatal_problems_;
+  uint64_t qps_made_fatal_ = 0;                    // ... of which made their QP fatal
   bool csr_poll_in_flight_ = false;
   Response user_response_, user_expected_;
   // Per accepted command, oldest first: the page to forget in the memory model once

@@ -4,7 +4,9 @@
 #include <verilated.h>
 #include <verilated_fst_c.h>
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -68,6 +70,21 @@ class VerilatedDut : public Dut {
   bool flush_busy() const override { return top_->flush_busy_o; }
   unsigned cqe_fifo_count() const override {
     return top_->rootp->qpm_top__DOT__u_dp_front__DOT__u_cqe_fifo__DOT__count_q;
+  }
+  std::optional<uint32_t> doorbell_done() const override {
+    auto *root = top_->rootp;
+    if (!root->qpm_top__DOT__u_dp_front__DOT__rsp_db) return std::nullopt;
+    // The answer is a dp_exec_rsp_t; its dp_rsp_t is the low kDpRspBits bits.
+    BitVec rsp(kDpRspBits);
+    for (unsigned b = 0; b < kDpRspBits; b += 32) {
+      rsp.set(b, std::min(32u, kDpRspBits - b), root->qpm_top__DOT__u_dp_front__DOT__answer[b / 32]);
+    }
+    return decode_dp_response(rsp).qpn;
+  }
+  std::optional<uint32_t> fatal_fill() const override {
+    auto *root = top_->rootp;
+    if (!root->qpm_top__DOT__mem_fatal) return std::nullopt;
+    return static_cast<uint32_t>(root->qpm_top__DOT__mem_fatal_qpn);
   }
 
   AxiMasterOut mem_out() const override { return axi_master_pins(*top_); }

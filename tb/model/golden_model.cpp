@@ -381,6 +381,33 @@ Response GoldenModel::port_fault(const Command &cmd) {
   return Response{};
 }
 
+std::optional<uint32_t> GoldenModel::qpn_of_qpc_address(uint64_t addr) const {
+  const uint64_t page_bytes = uint64_t{kQpcBytes} << cfg_.page_bits;
+  for (uint32_t d = 0; d < usable_dir_entries(); ++d) {
+    if (!dir_[d].valid || addr < dir_[d].page_address || addr >= dir_[d].page_address + page_bytes) {
+      continue;
+    }
+    const uint32_t qpn = (d << cfg_.page_bits) | static_cast<uint32_t>((addr - dir_[d].page_address) / kQpcBytes);
+    if (qpn >= cfg_.qpn_limit) return std::nullopt;
+    return qpn;
+  }
+  return std::nullopt;
+}
+
+std::optional<uint32_t> GoldenModel::qpc_read_failed(uint64_t addr) {
+  const auto qpn = qpn_of_qpc_address(addr);
+  if (!qpn) return std::nullopt;
+  Qpc n = load(addr);
+  if (n.valid && n.state != static_cast<uint32_t>(QpState::Reset) &&
+      n.state != static_cast<uint32_t>(QpState::Err)) {
+    n.state = static_cast<uint32_t>(QpState::Err);
+    memory_[addr] = n;
+    events_.push_back(Event{false, *qpn, EventType::QpFatal, syndrome::kMemFatal});
+    flush(*qpn);
+  }
+  return qpn;
+}
+
 Response GoldenModel::query_qp(const Command &cmd) const {
   if (!exists(cmd.qpn)) return fail(Status::BadRes);
   return ok_with(qpc(cmd.qpn));

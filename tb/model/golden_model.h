@@ -84,6 +84,13 @@ class GoldenModel {
   // A doorbell (SPEC §6): true when accepted (pi += count), false when refused (counted,
   // nothing changes). memory_error as for datapath(): refused below qpn_limit.
   bool doorbell(const Doorbell &db, bool memory_error = false);
+  // A read of the QPC at address addr failed (SPEC §8, docs/events.md "Memory faults"):
+  // hardware reads it again, and the QP, if valid and in neither RESET nor ERR, goes to
+  // ERR with QP_FATAL (syndrome kMemFatal) and is flushed. An address that is no QPN's
+  // QPC (an unmapped page, past QPN_LIMIT) changes nothing. Returns the QPN it names.
+  std::optional<uint32_t> qpc_read_failed(uint64_t addr);
+  // The QPN whose QPC lives at addr (a mapped page, below QPN_LIMIT), else nullopt.
+  std::optional<uint32_t> qpn_of_qpc_address(uint64_t addr) const;
   // The events raised since the last call, in order, and clears them: datapath events,
   // and SQ_DRAINED of a MODIFY_QP RTS->SQD that enters SQD with nothing outstanding and
   // en_sqd_async_notify set.

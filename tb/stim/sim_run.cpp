@@ -43,9 +43,11 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
   app.add_option("--mem-backpressure", o.mem_backpressure,
                  "chance a memory ready/valid is held low in a cycle")
       ->check(CLI::Range(0.0, 0.95));
+  // Below 1: a walk sends every failed read again until memory answers it.
   app.add_option("--mem-read-error-rate", o.mem_read_error_rate,
-                 "chance a memory read burst answers SLVERR")
-      ->check(CLI::Range(0.0, 1.0));
+                 "chance a memory read burst answers SLVERR (a walk reads again; a failed "
+                 "context read makes a live QP fatal)")
+      ->check(CLI::Range(0.0, 0.9));
   // Below 1: every failed write is sent again until memory takes it.
   app.add_option("--mem-write-error-rate", o.mem_write_error_rate,
                  "chance a memory write burst answers SLVERR (the write is retried)")
