@@ -36,6 +36,7 @@ LEVELS_LIMIT = 20
 BLOCK_LABELS = {
     "qpm_top": "top (glue)",
     "qpm_cmd_unit": "command unit",
+    "qpm_cmd_exec": "command unit: decision (CREATE, MODIFY, DESTROY, PORT_FAULT)",
     "qpm_state_enforcer": "state enforcer",
     "qpm_qp_trans_table": "transition table",
     "qpm_qpc_reset": "QPC reset values",

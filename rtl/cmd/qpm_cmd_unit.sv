@@ -6,7 +6,11 @@
 // the context over the QPC-access interface, Execute decides it (MODIFY_QP in
 // qpm_state_enforcer) and, when the context changes, writes it back before the
 // response leaves. Nothing is written unless the command succeeds, so a refused command
-// changes nothing. A memory error on either access ends the command with INT_ERR.
+// changes nothing (the decision: qpm_cmd_exec). A memory error ends a MAP/UNMAP_PAGE
+// with INT_ERR. A QP command's walk never fails (it reads again), but if its line was
+// evicted after the read and the refill made the QP fatal (a failed context read), its
+// write, pin or unpin is refused and the command runs again from its read
+// (docs/events.md, "Memory faults").
 //
 // A QP in ERR or SQE may still owe completions its flush has not sent yet
 // (docs/errors.md). Software sees those WQEs as completed already, so a command that
@@ -104,136 +108,36 @@ module qpm_cmd_unit #(
   // Directory entries cover QPN_LIMIT, a partial last page included.
   assign dir_in_range = cmd_q.dir_index < ((qpn_limit_i + ((32'd1 << PageBits) - 32'd1)) >> PageBits);
   assign page_aligned = cmd_q.page_address[PageAlignBits-1:0] == '0;
-
   // ---------------------------------------------------------------------------------
-  // Execute: decide a QP command on the context read (qpc_q)
+  // Execute: decide a QP command on the context read (qpc_q; qpm_cmd_exec)
   // ---------------------------------------------------------------------------------
-  logic [7:0]         modify_status;
-  qpm_pkg::syndrome_t modify_syndrome;
-  qpm_pkg::qpc_t      modify_qpc;
-  qpm_state_enforcer #(
+  qpm_pkg::rsp_t exec_rsp;
+  logic          exec_write, waits_for_flush, pf_hits;
+  qpm_pkg::qpc_t exec_qpc, pf_qpc;
+  qpm_cmd_exec #(
     .NumPorts    (NumPorts),
     .PkeyTbl     (PkeyTbl),
     .MaxRdAtomic (MaxRdAtomic)
-  ) u_state_enforcer (
-    .qpc_i      (qpc_q),
-    .cmd_i      (cmd_q),
-    .status_o   (modify_status),
-    .syndrome_o (modify_syndrome),
-    .qpc_o      (modify_qpc)
+  ) u_cmd_exec (
+    .cmd_i             (cmd_q),
+    .qpc_i             (qpc_q),
+    .rsp_o             (exec_rsp),
+    .write_o           (exec_write),
+    .qpc_o             (exec_qpc),
+    .waits_for_flush_o (waits_for_flush),
+    .pf_hits_o         (pf_hits),
+    .pf_qpc_o          (pf_qpc)
   );
-
-  logic       create_type_ok, create_values_ok;
-  logic [7:0] create_status;
-  assign create_type_ok = (cmd_q.qp_type == 8'(qpm_pkg::TypeRc))
-                       || (cmd_q.qp_type == 8'(qpm_pkg::TypeUc))
-                       || (cmd_q.qp_type == 8'(qpm_pkg::TypeUd));
-  assign create_values_ok = create_type_ok && (cmd_q.pd[31:24] == '0)
-                         && (cmd_q.cqn_snd[31:24] == '0) && (cmd_q.cqn_rcv[31:24] == '0)
-                         && (32'(cmd_q.log_sq_size) <= qpm_pkg::MaxLogQ)
-                         && (32'(cmd_q.log_rq_size) <= qpm_pkg::MaxLogQ);
-  assign create_status = (cmd_q.qpn < 32'd2)  ? qpm_pkg::StatusBadParam :
-                         !create_values_ok    ? qpm_pkg::StatusBadParam :
-                         qpc_q.valid          ? qpm_pkg::StatusResBusy  :
-                                                qpm_pkg::StatusOk;
-
-  // A fresh context; the epoch carries over so a stale operation of an earlier
-  // incarnation cannot touch this one.
-  qpm_pkg::qpc_t created_qpc, destroyed_qpc;
-  always_comb begin
-    created_qpc             = '0;
-    created_qpc.valid       = 1'b1;
-    created_qpc.state       = qpm_pkg::StReset;
-    created_qpc.qp_type     = cmd_q.qp_type[2:0];
-    created_qpc.pd          = cmd_q.pd[23:0];
-    created_qpc.cqn_snd     = cmd_q.cqn_snd[23:0];
-    created_qpc.cqn_rcv     = cmd_q.cqn_rcv[23:0];
-    created_qpc.log_sq_size = cmd_q.log_sq_size[4:0];
-    created_qpc.log_rq_size = cmd_q.log_rq_size[4:0];
-    created_qpc.epoch       = qpc_q.epoch;
-    // Destroy resets the QP (epoch advances) and then invalidates it.
-    destroyed_qpc           = '0;
-    destroyed_qpc.epoch     = qpc_q.epoch + 8'd1;
-  end
-
-  // The context still owes completions (qpm_flush_exec's rule), and the command must
-  // see them sent.
-  logic owes_flush, waits_for_flush;
-  assign owes_flush = qpc_q.valid
-                   && (((qpc_q.state == qpm_pkg::StErr)
-                        && (qpc_q.sq_ci != qpc_q.sq_pi || qpc_q.rq_ci != qpc_q.rq_pi))
-                       || ((qpc_q.state == qpm_pkg::StSqe) && qpc_q.sq_ci != qpc_q.sq_issued));
-  logic answers_qpc, owes_events;
-  assign answers_qpc = (cmd_q.opcode == qpm_pkg::OpQueryQp)
-                    || (cmd_q.opcode == qpm_pkg::OpPinQp)
-                    || (cmd_q.opcode == qpm_pkg::OpUnpinQp)
-                    || ((cmd_q.opcode == qpm_pkg::OpModifyQp)
-                        && modify_status == qpm_pkg::StatusOk);
-  assign owes_events = qpc_q.valid && qpc_q.ev_pending != '0;
-  assign waits_for_flush = (owes_flush && answers_qpc
-                            && !(cmd_q.opcode == qpm_pkg::OpModifyQp
-                                 && modify_qpc.state == qpm_pkg::StReset))
-                        || (owes_events && (answers_qpc || cmd_q.opcode == qpm_pkg::OpDestroyQp));
   logic [$clog2(FlushPoll)-1:0] poll_q, poll_d;
 
-  // SQ_DRAINED raised by a modify RTS->SQD that finds nothing outstanding (SPEC §5).
-  logic drains_now;
-  assign drains_now = cmd_q.opcode == qpm_pkg::OpModifyQp && modify_status == qpm_pkg::StatusOk
-                   && qpc_q.state == qpm_pkg::StRts && modify_qpc.state == qpm_pkg::StSqd
-                   && modify_qpc.en_sqd_async_notify && qpc_q.sq_ci == qpc_q.sq_issued;
-
-  // PORT_FAULT: the scan's QP, and its move to ERR with QP_FATAL pending.
-  logic          pf_cmd, pf_hits, pf_last;
+  // PORT_FAULT: the scan's next QPN and next page.
+  logic          pf_cmd, pf_last;
   logic [31:0]   pf_next_qpn, pf_next_page;
-  qpm_pkg::qpc_t pf_qpc;
   assign pf_cmd  = cmd_q.opcode == qpm_pkg::OpPortFault;
-  assign pf_hits = qpc_q.valid && cmd_q.port_num[7:2] == '0 && qpc_q.port == cmd_q.port_num[1:0]
-                && qpc_q.state != qpm_pkg::StReset && qpc_q.state != qpm_pkg::StErr;
   assign pf_next_qpn  = cmd_q.qpn + 32'd1;
   assign pf_next_page = (cmd_q.qpn | ((32'd1 << PageBits) - 32'd1)) + 32'd1;
   assign pf_last      = pf_next_qpn >= qpn_limit_i;
-  always_comb begin
-    pf_qpc               = qpc_q;
-    pf_qpc.state         = qpm_pkg::StErr;
-    pf_qpc.ev_pending    = qpc_q.ev_pending | (5'd1 << qpm_pkg::EvBitFatal);
-    pf_qpc.ev_fatal_port = 1'b1;
-  end
 
-  // The decision: response, and whether and what to write back.
-  qpm_pkg::rsp_t exec_rsp;
-  logic          exec_write;
-  qpm_pkg::qpc_t exec_qpc;
-  always_comb begin
-    exec_rsp        = '0;
-    exec_write      = 1'b0;
-    exec_qpc        = qpc_q;
-    exec_rsp.status = qpc_q.valid ? qpm_pkg::StatusOk : qpm_pkg::StatusBadRes;
-    unique case (cmd_q.opcode)
-      qpm_pkg::OpCreateQp: begin
-        exec_rsp.status = create_status;
-        exec_qpc        = created_qpc;
-      end
-      qpm_pkg::OpModifyQp: begin
-        exec_rsp.status   = modify_status;
-        exec_rsp.syndrome = modify_syndrome;
-        exec_qpc          = modify_qpc;
-        if (drains_now) exec_qpc.ev_pending[qpm_pkg::EvBitSqDrained] = 1'b1;
-      end
-      qpm_pkg::OpDestroyQp: begin
-        exec_qpc = destroyed_qpc;
-      end
-      default: ;  // QUERY_QP, PIN_QP, UNPIN_QP: read only
-    endcase
-    if (exec_rsp.status == qpm_pkg::StatusOk) begin
-      exec_write = (cmd_q.opcode == qpm_pkg::OpCreateQp) || (cmd_q.opcode == qpm_pkg::OpModifyQp)
-                || (cmd_q.opcode == qpm_pkg::OpDestroyQp);
-      if (cmd_q.opcode != qpm_pkg::OpDestroyQp) exec_rsp.qpc = exec_qpc;
-      // Pending events are the hardware's bookkeeping, not part of the context
-      // software sees.
-      exec_rsp.qpc.ev_pending    = '0;
-      exec_rsp.qpc.ev_fatal_port = 1'b0;
-    end
-  end
 
   // ---------------------------------------------------------------------------------
   // The FSM

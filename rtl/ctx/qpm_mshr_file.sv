@@ -78,13 +78,9 @@ module qpm_mshr_file #(
   output logic [QpnW-1:0]         wbread_qpn_o,
   input  logic [WbDepth-1:0]      wb_pend_i,       // write-back buffer entries in flight
   input  logic [WbDepth*QpnW-1:0] wb_pend_qpn_i,
-  // the directory cache
-  output logic [DirIdxW-1:0]      walk_idx_o,
-  input  logic                    walk_hit_i,
-  input  logic [63:12]            walk_page_i,
-  output logic                    dir_fill_o,      // a directory read found a mapped page
-  output logic [DirIdxW-1:0]      dir_fill_idx_o,
-  output logic [63:12]            dir_fill_page_o,
+  // a directory write (MAP/UNMAP_PAGE) took effect: the directory cache forgets it
+  input  logic                    dir_inval_i,
+  input  logic [DirIdxW-1:0]      dir_inval_idx_i,
   // memory reads (ID = register index), held until taken
   output logic                    mem_req_valid_o,
   input  logic                    mem_req_ready_i,
@@ -224,12 +220,32 @@ module qpm_mshr_file #(
   mshr_e s_state;
   assign s_state        = m_state_q[sched];
   assign vict_set_o     = m_qpn_q[sched][SetW-1:0];
-  assign walk_idx_o     = DirIdxW'(m_qpn_q[sched] >> PageBits);
   assign reserve_o      = sched_any && s_state == MVictim && vict_found_i;
   assign reserve_line_o = line_of(vict_set_o, vict_way_i);
   assign wbread_o       = sched_any && s_state == MWbRead;
   assign wbread_line_o  = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
   assign wbread_qpn_o   = m_vqpn_q[sched];
+
+  // ---- the walk's directory cache (qpm_dir_table): looked up by the scheduled
+  // register, filled by a directory read that found a mapped page
+  logic [DirIdxW-1:0] walk_idx, dir_fill_idx;
+  logic               walk_hit, dir_fill;
+  logic [63:12]       walk_page, dir_fill_page;
+  assign walk_idx = DirIdxW'(m_qpn_q[sched] >> PageBits);
+  qpm_dir_table #(
+    .DirEntries (1 << DirIdxW)
+  ) u_dir_table (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .inval_i      (dir_inval_i),
+    .inval_idx_i  (dir_inval_idx_i),
+    .walk_idx_i   (walk_idx),
+    .walk_hit_o   (walk_hit),
+    .walk_page_o  (walk_page),
+    .fill_valid_i (dir_fill),
+    .fill_idx_i   (dir_fill_idx),
+    .fill_page_i  (dir_fill_page)
+  );
 
   // ---- memory responses
   mshr_e r_state;
@@ -239,14 +255,14 @@ module qpm_mshr_file #(
   assign fill_qpn_o      = m_qpn_q[mem_rsp_idx_i];
   assign fill_addr_o     = m_addr_q[mem_rsp_idx_i];
   assign fill_fatal_o    = m_fatal_q[mem_rsp_idx_i];
-  assign dir_fill_o      = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
+  assign dir_fill       = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
                         && mem_rsp_word_i[0];
-  assign dir_fill_idx_o  = DirIdxW'(m_qpn_q[mem_rsp_idx_i] >> PageBits);
-  assign dir_fill_page_o = mem_rsp_word_i[63:12];
+  assign dir_fill_idx   = DirIdxW'(m_qpn_q[mem_rsp_idx_i] >> PageBits);
+  assign dir_fill_page  = mem_rsp_word_i[63:12];
 
   assign cnt_eviction_o    = reserve_o && vict_valid_i;
   assign cnt_walk_o        = sched_any && s_state == MDir;
-  assign cnt_dir_hit_o     = cnt_walk_o && walk_hit_i;
+  assign cnt_dir_hit_o     = cnt_walk_o && walk_hit;
   assign cnt_unmapped_o    = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
                           && !mem_rsp_word_i[0];
   assign cnt_victim_wait_o = sched_any && s_state == MVictim && !vict_found_i
@@ -319,8 +335,8 @@ module qpm_mshr_file #(
         end
         MWbRead: m_state_d[sched] = MDir;   // the pipe reads it out this cycle
         MDir: begin
-          if (walk_hit_i) begin
-            m_addr_d[sched]  = {walk_page_i, m_qpn_q[sched][PageBits-1:0]};
+          if (walk_hit) begin
+            m_addr_d[sched]  = {walk_page, m_qpn_q[sched][PageBits-1:0]};
             m_state_d[sched] = MFillReq;
           end else begin
             m_state_d[sched] = MDirReq;
@@ -329,7 +345,7 @@ module qpm_mshr_file #(
         MDirReq: begin
           rq_valid_d       = 1'b1;
           rq_id_d          = MemIdW'(sched);
-          rq_addr_d        = qpt_base_i + (64'(walk_idx_o) << 3);
+          rq_addr_d        = qpt_base_i + (64'(walk_idx) << 3);
           rq_line_d        = 1'b0;
           m_state_d[sched] = MDirWait;
         end

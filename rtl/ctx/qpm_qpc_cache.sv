@@ -129,9 +129,8 @@ module qpm_qpc_cache #(
   logic [QpnW-1:0]  fill_qpn;
   logic [57:0]      fill_addr;
   // directory cache
-  logic               walk_hit, dir_fill, dir_inval;
-  logic [63:12]       walk_page, dir_fill_page;
-  logic [DirIdxW-1:0] walk_idx, dir_fill_idx, dir_inval_idx;
+  logic               dir_inval;
+  logic [DirIdxW-1:0] dir_inval_idx;
   // park pool
   logic             park_free_any, park_empty, stage_valid, take;
   logic [ReqW-1:0]  stage_req;
@@ -277,12 +276,8 @@ module qpm_qpc_cache #(
     .wbread_qpn_o      (wbread_qpn),
     .wb_pend_i         (wb_pend),
     .wb_pend_qpn_i     (wb_pend_qpn),
-    .walk_idx_o        (walk_idx),
-    .walk_hit_i        (walk_hit),
-    .walk_page_i       (walk_page),
-    .dir_fill_o        (dir_fill),
-    .dir_fill_idx_o    (dir_fill_idx),
-    .dir_fill_page_o   (dir_fill_page),
+    .dir_inval_i       (dir_inval),
+    .dir_inval_idx_i   (dir_inval_idx),
     .mem_req_valid_o   (rd_req_valid),
     .mem_req_ready_i   (rd_req_ready),
     .mem_req_id_o      (rd_req_id),
@@ -308,21 +303,6 @@ module qpm_qpc_cache #(
     .f_owned_o         (f_owned),
     .f_unfilled_o      (f_unfilled)
 `endif
-  );
-
-  qpm_dir_table #(
-    .DirEntries (DirEntries)
-  ) u_dir_table (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .inval_i      (dir_inval),
-    .inval_idx_i  (dir_inval_idx),
-    .walk_idx_i   (walk_idx),
-    .walk_hit_o   (walk_hit),
-    .walk_page_o  (walk_page),
-    .fill_valid_i (dir_fill),
-    .fill_idx_i   (dir_fill_idx),
-    .fill_page_i  (dir_fill_page)
   );
 
   qpm_park_pool #(
