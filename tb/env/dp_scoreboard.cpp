@@ -200,12 +200,14 @@ void DpScoreboard::on_doorbell(const Doorbell &db) {
   const uint32_t qpn = db.qpn & kPsnMask;
   Pending marker;
   marker.is_doorbell = true;
+  marker.executed = !wait_for_execution_;
   marker.db = db;
   by_qpn_[qpn].push_back(marker);
   apply_doorbells(qpn);
 }
 
 void DpScoreboard::on_doorbell_executed(uint32_t qpn) {
+  if (!wait_for_execution_) return;
   auto it = by_qpn_.find(qpn);
   if (it != by_qpn_.end()) {
     for (Pending &p : it->second) {

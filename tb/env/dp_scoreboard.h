@@ -121,6 +121,10 @@ class DpScoreboard {
   // only once answered, so a change the RTL makes to its QP meanwhile (a fill that makes
   // the QP fatal) comes before it, as in the RTL.
   void on_doorbell_executed(uint32_t qpn);
+  // Whether doorbells wait for on_doorbell_executed (the env turns it on when read
+  // errors are injected, the only source of a change a doorbell can wait behind); off,
+  // a doorbell applies as soon as the operations taken before it are answered.
+  void set_wait_for_execution(bool on) { wait_for_execution_ = on; }
   // Problems the doorbell probe found (a doorbell answered that was never taken).
   const std::vector<std::string> &doorbell_problems() const { return doorbell_problems_; }
 
@@ -168,6 +172,7 @@ class DpScoreboard {
   std::array<uint64_t, kNumDropReasons> drops_{};
   std::vector<DpMismatch> first_mismatches_;
   std::vector<std::string> doorbell_problems_;
+  bool wait_for_execution_ = false;
   DpResponse last_response_, last_expected_;
 };
 

@@ -84,6 +84,9 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
           opt.cqe_stall_prob),
       housekeeping_(*this) {
   dp_tag_qpn_.fill(-1);
+  // With read errors a fill can make a QP fatal while a doorbell of it waits on that
+  // fill: the doorbell then goes into the model once answered (after the fault).
+  dp_scoreboard_.set_wait_for_execution(opt.mem.read_error_rate > 0.0);
   if (opt.doorbell_order_known) {
     doorbells_.set_order_known([this](const Doorbell &db) { dp_scoreboard_.on_doorbell(db); });
     dp_scoreboard_.set_doorbell_applied(
@@ -165,11 +168,14 @@ void QpmEnv::on_qpc_read_done(uint64_t addr, bool error, uint32_t id) {
     fatal_problems_.push_back(fmt::format("a miss register read {:#x}, which is no QPC", addr));
     return;
   }
+  // A command in flight on the QPN (or a PORT_FAULT scan) may already have changed the
+  // context in the RTL and not yet in the model (it applies at the answer): then the
+  // fill may or may not make the QP fatal, and only a fill that does is applied.
+  const bool certain = commands_in_flight(*qpn) == 0 && global_commands_in_flight() == 0;
   const Qpc &q = model_.qpc(*qpn);
-  if (q.valid && q.state != static_cast<uint32_t>(QpState::Reset) &&
-      q.state != static_cast<uint32_t>(QpState::Err)) {
-    fatal_due_[*qpn] = tb_.cycles();
-  }
+  const bool live = q.valid && q.state != static_cast<uint32_t>(QpState::Reset) &&
+                    q.state != static_cast<uint32_t>(QpState::Err);
+  if (live || !certain) fatal_due_[*qpn] = FatalDue{tb_.cycles(), certain};
 }
 
 void QpmEnv::sample_probes() {
@@ -189,10 +195,12 @@ void QpmEnv::sample_probes() {
     if (doorbells_.order_known()) dp_scoreboard_.on_doorbell_executed(*qpn);
   }
   for (auto it = fatal_due_.begin(); it != fatal_due_.end();) {
-    if (tb_.cycles() - it->second > kFatalFillCycles) {
-      fatal_problems_.push_back(fmt::format(
-          "qpn {:#x}: a read of its context failed and was read again, but the fill did not make it fatal",
-          it->first));
+    if (tb_.cycles() - it->second.cycle > kFatalFillCycles) {
+      if (it->second.certain) {
+        fatal_problems_.push_back(fmt::format(
+            "qpn {:#x}: a read of its live context failed and was read again, but the fill did not make it fatal",
+            it->first));
+      }
       it = fatal_due_.erase(it);
     } else {
       ++it;
@@ -602,8 +610,11 @@ std::vector<std::string> QpmEnv::final_check() {
   for (const auto &p : doorbells_.problems()) add("doorbells: " + p);
   for (const auto &p : dp_scoreboard_.doorbell_problems()) add("doorbells: " + p);
   for (const auto &p : fatal_problems_) add("memory faults: " + p);
-  for (const auto &[qpn, cycle] : fatal_due_) {
-    add(fmt::format("memory faults: qpn {:#x}'s context read was retried at cycle {} and never made fatal", qpn, cycle));
+  for (const auto &[qpn, due] : fatal_due_) {
+    if (due.certain) {
+      add(fmt::format("memory faults: qpn {:#x}'s context read was retried at cycle {} and never made fatal",
+                      qpn, due.cycle));
+    }
   }
   if (tb_.assertion_failed()) add("an RTL assertion failed");
   return problems;

@@ -119,6 +119,12 @@ class QpmEnv {
   bool doorbell_order_known() const { return doorbells_.order_known(); }
   size_t doorbells_pending() const { return doorbells_.pending(); }
   size_t commands_in_flight() const { return pushed_.size(); }
+  // The commands queued or in flight, oldest first (for a timeout's message).
+  std::vector<Command> commands_pending() const {
+    std::vector<Command> out;
+    for (const Pushed &p : pushed_) out.push_back(p.cmd);
+    return out;
+  }
   // MAP/UNMAP_PAGE and PORT_FAULT queued or in flight.
   size_t global_commands_in_flight() const;
   size_t dp_queued() const { return dp_driver_.queued(); }
@@ -264,7 +270,13 @@ class QpmEnv {
   std::unordered_map<uint32_t, size_t> dp_qpns_;     // datapath operations in flight by QPN
   std::deque<uint64_t> error_history_;               // failed-read completions, per cycle
   std::unordered_set<uint64_t> qpc_read_faults_;     // QPC addresses read again after an error
-  std::unordered_map<uint32_t, uint64_t> fatal_due_;  // QPN -> cycle its retried read landed
+  // QPN -> when its retried read landed, and whether the fill must make it fatal (no
+  // command in flight could have changed it in the RTL and not yet in the model).
+  struct FatalDue {
+    uint64_t cycle = 0;
+    bool certain = true;
+  };
+  std::unordered_map<uint32_t, FatalDue> fatal_due_;
   std::vector<std::string> fatal_problems_;
   uint64_t qps_made_fatal_ = 0;                    // ... of which made their QP fatal
   bool csr_poll_in_flight_ = false;

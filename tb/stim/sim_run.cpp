@@ -1,6 +1,7 @@
 #include "sim_run.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +10,7 @@
 
 #include "dp_stimulus.h"
 #include "random_stimulus.h"
+#include "script.h"
 
 namespace qpm {
 
@@ -237,6 +239,7 @@ void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim) {
       last_progress = env.tb().cycles();
     }
     if (env.tb().cycles() - last_progress > env.command_timeout()) {
+      for (const Command &c : env.commands_pending()) spdlog::error("in flight: {}", format_command(c));
       throw std::runtime_error(fmt::format(
           "timeout: no progress for {} cycles ({} commands, {} datapath operations, {} "
           "doorbells in flight, {} completions owed, flush engine {})",
