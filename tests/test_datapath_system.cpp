@@ -532,8 +532,7 @@ TEST_CASE("port codecs: decode reads back every field encode drove", "[datapath]
 TEST_CASE("the datapath checks fail on a wrong answer", "[datapath][harness]") {
   GoldenModel model;
   EventChecker events;
-  DpScoreboard sb(
-      model, events, [] { return 0; }, [](uint32_t, uint64_t) { return false; });
+  DpScoreboard sb(model, events);
   DpRequest a = rx(0x10, MsgClass::Send, PktPos::Only, 0), b = a;
   a.tag = 1;
   b.tag = 2;

@@ -36,7 +36,6 @@ void DoorbellTracker::on_accept(const Doorbell &db, uint64_t cycle) {
   Record &r = it->second;
   r.db = db;  // what crossed the pins
   r.accepted_at = cycle;
-  r.error_since = error_mark_();
   if (forward_) {
     r.wait = Wait::Ordered;
     forward_(db);  // may report back (and resolve r) at once
@@ -92,19 +91,6 @@ void DoorbellTracker::on_probe_response(uint32_t qpn, const Response &rsp, uint6
     return;
   }
   r.wait = Wait::Probe;  // not visible yet (or the probe failed): probe again
-  if (rsp.status == Status::Ok && rsp.qpc == now && could_hit_(qpn, r.error_since)) {
-    // Its QPC read failed, so the RTL refused it (and counts it), as the model says.
-    if (model_.doorbell(r.db, /*memory_error=*/true))
-      problem(fmt::format("{}: the model accepts a doorbell whose read failed",
-                          format_doorbell(r.db)));
-    ++refused_mem_err_;
-    ++expected_refused_;
-    ++awaiting_counter_;
-    --awaiting_probe_;
-    if (read_in_flight_)
-      change_during_read_ = true;
-    r.wait = Wait::Counter;
-  }
   (void)cycle;
 }
 

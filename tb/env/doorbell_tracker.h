@@ -9,10 +9,6 @@
 // - predicted refused: the CSR counter of refused doorbells must count it. The counter
 //   is read while such doorbells wait; when it equals the refusals predicted so far and
 //   no refusal was predicted during the read, every waiting one has been refused.
-// - a probe that shows the old index when an injected read error of the QP's context or
-//   directory entry could have reached the doorbell: the RTL refused it for the failed
-//   read (it counts it as refused; the model has no memory error for doorbells), so it
-//   waits for the counter like a predicted refusal.
 // - predicted posted with count 0: nothing to observe; it is taken as applied when
 //   accepted (the random stimulus never sends one).
 //
@@ -38,14 +34,8 @@ namespace qpm {
 
 class DoorbellTracker {
  public:
-  using ErrorMark = std::function<uint64_t()>;
-  using CouldHit = std::function<bool(uint32_t qpn, uint64_t since)>;
-  DoorbellTracker(GoldenModel &model, ErrorMark error_mark, CouldHit could_hit,
-                  uint64_t timeout_cycles)
-      : model_(model),
-        error_mark_(std::move(error_mark)),
-        could_hit_(std::move(could_hit)),
-        timeout_cycles_(timeout_cycles) {}
+  DoorbellTracker(GoldenModel &model, uint64_t timeout_cycles)
+      : model_(model), timeout_cycles_(timeout_cycles) {}
 
   void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
   // Doorbells apply in the order taken with the operations of their QPN: on_accept hands
@@ -86,9 +76,7 @@ class DoorbellTracker {
   uint64_t awaiting_counter() const { return awaiting_counter_; }
   uint64_t posted() const { return posted_; }
   uint64_t refused() const { return refused_; }
-  // Refusals the RTL made for a failed QPC read (a model gap: docs/verification.md).
-  uint64_t refused_for_memory_error() const { return refused_mem_err_; }
-  // Refusals the counter must show: the model's plus those for memory errors.
+  // Refusals the counter must show.
   uint64_t expected_refused() const { return expected_refused_; }
   // Doorbells lost or wrongly counted (each also logged).
   const std::vector<std::string> &problems() const { return problems_; }
@@ -101,14 +89,11 @@ class DoorbellTracker {
     Doorbell db;
     Wait wait = Wait::Push;
     uint64_t accepted_at = 0;
-    uint64_t error_since = 0;
   };
   void resolve(uint32_t qpn, bool refused);
   void problem(const std::string &p);
 
   GoldenModel &model_;
-  ErrorMark error_mark_;
-  CouldHit could_hit_;
   uint64_t timeout_cycles_;
   FuncCoverage *coverage_ = nullptr;
   std::function<void(const Doorbell &)> forward_;
@@ -119,7 +104,7 @@ class DoorbellTracker {
   bool read_in_flight_ = false;
   bool change_during_read_ = false;
   uint64_t snapshot_ = 0;
-  uint64_t posted_ = 0, refused_ = 0, refused_mem_err_ = 0;
+  uint64_t posted_ = 0, refused_ = 0;
   std::vector<std::string> problems_;
 };
 

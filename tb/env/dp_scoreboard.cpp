@@ -133,9 +133,6 @@ size_t DpScoreboard::outstanding(uint32_t qpn) const {
 
 void DpScoreboard::on_accept(const DpRequest &req) {
   auto &q = by_qpn_[req.qpn];
-  // A busy period of the QPN starts: a failed read that completes from here on may
-  // reach any of its operations (they can merge into one fill).
-  const uint64_t since = q.empty() ? error_mark_() : q.front().error_since;
   if (by_tag_.count(req.tag)) {
     ++mismatch_count_;
     spdlog::error("harness: datapath tag {} accepted twice while in flight", req.tag);
@@ -144,7 +141,6 @@ void DpScoreboard::on_accept(const DpRequest &req) {
   Pending p;
   p.index = accepted_++;
   p.req = req;
-  p.error_since = since;
   q.push_back(p);
 }
 
@@ -176,9 +172,7 @@ void DpScoreboard::on_response(const DpResponse &actual) {
         p.index, actual.tag, pos, qpn);
   }
 
-  const bool mem_err = actual.verdict == Verdict::Drop && actual.drop == DropReason::MemErr &&
-                       could_hit_(p.req.qpn, p.error_since);
-  const DpResponse expected = model_.datapath(p.req, mem_err);
+  const DpResponse expected = model_.datapath(p.req);
   if (expected.verdict == Verdict::Drop)
     ++drops_[static_cast<size_t>(expected.drop)];
   for (const Event &e : model_.take_events())

@@ -5,10 +5,8 @@
 // per QPN (SPEC §2), so the model sees each QPN's operations in the order the RTL
 // applied them. Responses are matched to requests by tag (the harness keeps the tags
 // of the operations in flight distinct) and must be the oldest outstanding one of
-// their QPN. A DROP with reason MEM_ERR is accepted only when an injected read error of
-// the QP's directory entry completed while an operation of the QPN was in flight (see
-// QpmEnv::error_could_hit); the model is then told the read failed. (A failed read of
-// the QPC itself is read again and makes the QP fatal: QpmEnv::on_qpc_read_done.)
+// their QPN. A walk never fails (a failed read is read again, and a failed QPC read
+// makes the QP fatal: QpmEnv::on_qpc_read_done), so a DROP MEM_ERR is a mismatch.
 //
 // EventChecker: every EQE against the events the model raised, per QP (or port) in the
 // order raised. An EQE may arrive before the response of the operation that raised it
@@ -94,16 +92,7 @@ struct DpMismatch {
 
 class DpScoreboard {
  public:
-  // error_mark(): the position in the memory's list of completed failed reads before
-  // which no error can reach an operation accepted now; could_hit(qpn, since): whether
-  // a failed read completed since that position touched qpn's QPC or directory entry.
-  using ErrorMark = std::function<uint64_t()>;
-  using CouldHit = std::function<bool(uint32_t qpn, uint64_t since)>;
-  DpScoreboard(GoldenModel &model, EventChecker &events, ErrorMark error_mark, CouldHit could_hit)
-      : model_(model),
-        events_(events),
-        error_mark_(std::move(error_mark)),
-        could_hit_(std::move(could_hit)) {}
+  DpScoreboard(GoldenModel &model, EventChecker &events) : model_(model), events_(events) {}
 
   void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
   // A request taken by the datapath port, decoded from the pins.
@@ -148,7 +137,6 @@ class DpScoreboard {
   struct Pending {
     uint64_t index = 0;
     DpRequest req;
-    uint64_t error_since = 0;  // where this QPN's busy period began in the failed-read list
     bool is_doorbell = false;  // a doorbell waiting for the operations ahead of it
     bool executed = false;     // ... and answered by the QP cache (on_doorbell_executed)
     Doorbell db;
@@ -161,8 +149,6 @@ class DpScoreboard {
 
   GoldenModel &model_;
   EventChecker &events_;
-  ErrorMark error_mark_;
-  CouldHit could_hit_;
   FuncCoverage *coverage_ = nullptr;
   DoorbellApplied applied_;
   std::unordered_map<uint32_t, std::deque<Pending>> by_qpn_;

@@ -60,12 +60,9 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       cmd_monitor_([this](const Command &c) { on_accept(c); }),
       monitor_(rng_, [this](const Response &r) { on_response(r); }, opt.rsp_stall_prob),
       dp_scoreboard_(
-          model_, events_, [this] { return error_mark(); },
-          [this](uint32_t qpn, uint64_t since) { return error_could_hit_qpn(qpn, since); }),
+          model_, events_),
       doorbells_(
-          model_, [this] { return error_mark(); },
-          [this](uint32_t qpn, uint64_t since) { return error_could_hit_qpn(qpn, since); },
-          opt.timeout_cycles),
+          model_, opt.timeout_cycles),
       dp_driver_(dp_rng_, dp_request_pins(), opt.dp_idle_prob),
       dp_monitor_(dp_request_pins(),
                   [this](const BitVec &b) { dp_scoreboard_.on_accept(decode_dp_request(b)); }),
@@ -228,13 +225,6 @@ uint64_t QpmEnv::error_mark() const {
   return error_history_.empty() ? 0 : error_history_.front();
 }
 
-bool QpmEnv::error_could_hit_qpn(uint32_t, uint64_t) const {
-  // A walk sends a failed read again, the directory entry's and the QPC's alike, and a
-  // failed QPC read makes the QP fatal (on_qpc_read_done; docs/events.md, "Memory
-  // faults"): no read error fails a datapath operation, a doorbell or a QP command.
-  return false;
-}
-
 bool QpmEnv::error_could_hit(const Command &cmd, uint64_t since) const {
   const auto &failed = memory_.failed_read_completions();
   // MAP/UNMAP_PAGE read the directory entry, then the old page's QPCs.
@@ -250,8 +240,10 @@ bool QpmEnv::error_could_hit(const Command &cmd, uint64_t since) const {
     }
     return false;
   }
-  // A QP command's walk never fails (error_could_hit_qpn).
-  return error_could_hit_qpn(cmd.qpn, since);
+  // A walk sends a failed read again, the directory entry's and the QPC's alike, and a
+  // failed QPC read makes the QP fatal (on_qpc_read_done; docs/events.md, "Memory
+  // faults"): no read error fails a QP command.
+  return false;
 }
 
 void QpmEnv::on_accept(const Command &cmd) {

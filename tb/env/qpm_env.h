@@ -210,9 +210,6 @@ class QpmEnv {
 
   void on_accept(const Command &cmd);
   bool error_could_hit(const Command &cmd, uint64_t since) const;
-  // An injected read error of qpn's QPC or directory entry completed at or after
-  // position `since` of the memory's failed-read completions.
-  bool error_could_hit_qpn(uint32_t qpn, uint64_t since) const;
   // A miss register's read of a QPC completed: after a failed one, the next that
   // succeeds must make the QP fatal if it is live (fatal_due_).
   void on_qpc_read_done(uint64_t addr, bool error, uint32_t id);
