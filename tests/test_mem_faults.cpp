@@ -94,7 +94,9 @@ TEST_CASE("random runs with port faults and memory read and write errors have ze
           "[mem_faults][system]") {
   const std::string config = GENERATE(as<std::string>{}, "default", "tiny");
   SimOptions o = qpm_sim_defaults();  // commands, datapath operations and doorbells
-  o.seed = config == "tiny" ? 822 : 821;
+  // Seeds whose random stream draws a PORT_FAULT (about one command in 2000 is one);
+  // the checks below fail if a timing change makes a seed lose it.
+  o.seed = config == "tiny" ? 822 : 829;
   o.config = config;
   o.cmds = 2500;
   o.qps = config == "tiny" ? 40 : 400;  // more than the cache holds: contexts are re-read

@@ -13,9 +13,11 @@
 // pipeline, a doorbell at most 2 x CmdMaxWait (docs/datapath.md). A fatal-engine step
 // that has waited CmdMaxWait cycles goes next (events are never starved by a saturated
 // datapath: it loses at most one cycle in CmdMaxWait + 1, docs/events.md). Flush steps
-// take only cycles nobody else wants, so a flush never delays another QP's operation; a step is
-// offered only with room reserved for its CQE (the same credits as below), so a slow
-// CQE consumer slows only the flush (docs/errors.md).
+// take the cycles nobody else wants, and after FlushMaxWait cycles of waiting go before
+// the datapath: a saturated datapath loses at most one cycle in FlushMaxWait + 1 to
+// them, and a flush (with a command waiting for it in FlushWait) is never starved. A
+// step is offered only with room reserved for its CQE (the same credits as below), so
+// a slow CQE consumer slows only the flush (docs/errors.md).
 // A datapath operation is admitted only with room reserved for its answer in the
 // response FIFO (credits: operations in flight plus FIFO contents never exceed the
 // depth), so the pipeline never has to stall on a full FIFO and nothing is dropped.
@@ -39,6 +41,7 @@ module qpm_dp_front #(
   parameter int unsigned DpRspDepth = 16,
   parameter int unsigned EqDepth    = 16,
   parameter int unsigned CmdMaxWait = 16,
+  parameter int unsigned FlushMaxWait = 64,
   parameter int unsigned CqeDepth   = 8,
   parameter int unsigned FlushSlots = 4,
   localparam int unsigned RspCntW = $clog2(DpRspDepth) + 1,
@@ -165,10 +168,12 @@ module qpm_dp_front #(
   // ---- arbitration with aging and a lock
   logic [$clog2(CmdMaxWait + 1)-1:0] cmd_wait_q, db_wait_q;
   logic [$clog2(CmdMaxWait + 1)-1:0] fa_wait_q;
-  logic cmd_aged, db_aged, fa_aged;
+  logic [$clog2(FlushMaxWait + 1)-1:0] fl_wait_q;
+  logic cmd_aged, db_aged, fa_aged, fl_aged;
   assign cmd_aged = 32'(cmd_wait_q) >= CmdMaxWait;
   assign db_aged  = 32'(db_wait_q) >= CmdMaxWait;
   assign fa_aged  = 32'(fa_wait_q) >= CmdMaxWait;
+  assign fl_aged  = 32'(fl_wait_q) >= FlushMaxWait;
   logic dp_locked, db_locked, fl_locked, fa_locked;
   assign dp_locked = lock_valid_i && dp_req_i.qpn == lock_qpn_i;
   assign db_locked = lock_valid_i && db_i.qpn == lock_qpn_i;
@@ -179,6 +184,8 @@ module qpm_dp_front #(
     else if (cmd_req_valid_i && cmd_aged)                grant = GCmd;
     else if (db_valid_i && db_aged && !db_locked)        grant = GDb;
     else if (fa_step_valid && fa_aged && ev_credit && !fa_locked) grant = GFatal;
+    else if (fl_step_valid && fl_aged && (fl_cqe_ok || fl_ev_ok) && !fl_locked)
+      grant = GFlush;
     else if (dp_req_valid_i && dp_credit && !dp_locked)  grant = GDp;
     else if (db_valid_i && !db_locked)                   grant = GDb;
     else if (cmd_req_valid_i)                 grant = GCmd;
@@ -238,6 +245,7 @@ module qpm_dp_front #(
       cmd_wait_q <= '0;
       db_wait_q  <= '0;
       fa_wait_q  <= '0;
+      fl_wait_q  <= '0;
     end else begin
       lock_q <= (ctx_req_valid_o && !ctx_req_ready_i) ? grant : GNone;
       fl_perm_q <= {fl_cqe_ok, fl_ev_ok};
@@ -247,6 +255,8 @@ module qpm_dp_front #(
       else if (!db_aged)                       db_wait_q <= db_wait_q + 1'b1;
       if (!fa_step_valid || fa_step_ready)     fa_wait_q <= '0;
       else if (!fa_aged)                       fa_wait_q <= fa_wait_q + 1'b1;
+      if (!fl_step_valid || fl_step_ready)     fl_wait_q <= '0;
+      else if (!fl_aged)                       fl_wait_q <= fl_wait_q + 1'b1;
     end
   end
 

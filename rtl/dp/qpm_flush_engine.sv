@@ -21,6 +21,8 @@
 // scan), held stable until taken; the front gives them the pipeline's spare cycles only.
 // The same engine tracks the QPs with fatal-class events pending (docs/events.md): a
 // QP "owes" whatever its step's answer says it still owes (ans_more_i).
+`include "qpm_assert.svh"
+
 module qpm_flush_engine #(
   parameter int unsigned Slots     = 4,   // 1 .. 2**SlotW - 1
   parameter int unsigned ScanDepth = 2,   // scan steps in flight at once
@@ -120,21 +122,29 @@ module qpm_flush_engine #(
   assign ans_scan     = ans_valid_q && ans_slot == ScanSlot;
   assign ans_slot_hit = ans_valid_q && ans_slot != ScanSlot;
 
-  // ---- requests: a, and b or a scan step's QP that still owes
-  logic            rq_valid [2];
-  logic [QpnW-1:0] rq_qpn [2];
+  // ---- requests: a, b, and a scan step's QP that still owes. Three lanes, not two: a
+  // scan answer shares its cycle with a datapath request freely, and its group's summary
+  // bit was cleared when the pass began, so a merged lane that dropped it would lose the
+  // QP's flush for ever. A lane that names the QP of an earlier lane this cycle defers
+  // to it.
+  localparam int unsigned Lanes = 3;
+  logic            rq_valid [Lanes];
+  logic [QpnW-1:0] rq_qpn [Lanes];
   assign rq_valid[0] = req_a_valid_q;
   assign rq_qpn[0]   = req_a_qpn_q;
-  assign rq_valid[1] = (req_b_valid_q || (ans_scan && ans_more_q))
-                    && !(req_a_valid_q && req_a_qpn_q == rq_qpn[1]);
-  assign rq_qpn[1]   = req_b_valid_q ? req_b_qpn_q : ans_qpn_q;
+  assign rq_valid[1] = req_b_valid_q && !(req_a_valid_q && req_a_qpn_q == req_b_qpn_q);
+  assign rq_qpn[1]   = req_b_qpn_q;
+  assign rq_valid[2] = ans_scan && ans_more_q
+                    && !(req_a_valid_q && req_a_qpn_q == ans_qpn_q)
+                    && !(req_b_valid_q && req_b_qpn_q == ans_qpn_q);
+  assign rq_qpn[2]   = ans_qpn_q;
 
   // Match against the slots, else the first free slots (a slot freed this cycle is not
   // reused before the next).
-  logic [Slots-1:0] hit [2];
-  logic             any_hit [2];
+  logic [Slots-1:0] hit [Lanes];
+  logic             any_hit [Lanes];
   always_comb begin
-    for (int i = 0; i < 2; i++) begin
+    for (int i = 0; i < Lanes; i++) begin
       any_hit[i] = 1'b0;
       for (int s = 0; s < Slots; s++) begin
         hit[i][s] = rq_valid[i] && valid_q[s] && qpn_q[s] == rq_qpn[i];
@@ -143,12 +153,12 @@ module qpm_flush_engine #(
     end
   end
 
-  logic [Slots-1:0] alloc [2];
-  logic             placed [2];
+  logic [Slots-1:0] alloc [Lanes];
+  logic             placed [Lanes];
   logic [Slots-1:0] free;
   always_comb begin
     free = ~valid_q;
-    for (int i = 0; i < 2; i++) begin
+    for (int i = 0; i < Lanes; i++) begin
       alloc[i]  = '0;
       placed[i] = 1'b0;
       if (rq_valid[i] && !any_hit[i]) begin
@@ -163,16 +173,17 @@ module qpm_flush_engine #(
     end
   end
 
-  logic [1:0] ovf_rq;
-  assign ovf_rq[0]  = rq_valid[0] && !any_hit[0] && !placed[0];
-  assign ovf_rq[1]  = rq_valid[1] && !any_hit[1] && !placed[1];
+  logic [Lanes-1:0] ovf_rq;
+  always_comb begin
+    for (int i = 0; i < Lanes; i++) ovf_rq[i] = rq_valid[i] && !any_hit[i] && !placed[i];
+  end
   assign overflow_o = ovf_rq != '0;
 
   // This cycle's overflows, to be set in the summary.
   logic [Groups-1:0] ovf_set;
   always_comb begin
     ovf_set = '0;
-    for (int i = 0; i < 2; i++) begin
+    for (int i = 0; i < Lanes; i++) begin
       if (ovf_rq[i]) ovf_set[rq_qpn[i][GroupW-1:0]] = 1'b1;
     end
   end
@@ -234,7 +245,7 @@ module qpm_flush_engine #(
   always_comb begin
     for (int s = 0; s < Slots; s++) begin
       answered[s] = ans_slot_hit && 32'(ans_slot) == s;
-      renewed[s]  = hit[0][s] || hit[1][s];
+      renewed[s]  = hit[0][s] || hit[1][s] || hit[2][s];
     end
   end
 
@@ -264,11 +275,11 @@ module qpm_flush_engine #(
         end else if (renewed[s] && busy_q[s]) begin
           renew_q[s] <= 1'b1;
         end
-        if (alloc[0][s] || alloc[1][s]) begin
+        if (alloc[0][s] || alloc[1][s] || alloc[2][s]) begin
           valid_q[s] <= 1'b1;
           busy_q[s]  <= 1'b0;
           renew_q[s] <= 1'b0;
-          qpn_q[s]   <= alloc[0][s] ? rq_qpn[0] : rq_qpn[1];
+          qpn_q[s]   <= alloc[0][s] ? rq_qpn[0] : alloc[1][s] ? rq_qpn[1] : rq_qpn[2];
         end
         if (load && pick_valid && 32'(pick) == s) busy_q[s] <= 1'b1;
       end
@@ -305,5 +316,34 @@ module qpm_flush_engine #(
   assign step_tag_o   = TagBase | TagW'(offer_slot_q);
   assign busy_o       = (valid_q != '0) || scan_on_q || offer_q || (ovf_q != '0)
                      || req_a_valid_q || req_b_valid_q || ans_valid_q;
+
+`ifndef SYNTHESIS
+  // Every request is kept: in the cycle after, its QP holds a slot or its group's summary
+  // bit is set (a request dropped here would never be stepped: 2026-12-01's lost scan
+  // answer, docs/events.md). The three sources are named from the inputs, not from the
+  // lanes, so a lane that loses one shows.
+  logic [2:0]      chk_valid_q, kept;
+  logic [QpnW-1:0] chk_qpn_q [3];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      chk_valid_q <= '0;
+      for (int i = 0; i < 3; i++) chk_qpn_q[i] <= '0;
+    end else begin
+      chk_valid_q  <= {ans_scan && ans_more_q, req_b_valid_q, req_a_valid_q};
+      chk_qpn_q[0] <= req_a_qpn_q;
+      chk_qpn_q[1] <= req_b_qpn_q;
+      chk_qpn_q[2] <= ans_qpn_q;
+    end
+  end
+  always_comb begin
+    for (int i = 0; i < 3; i++) begin
+      kept[i] = ovf_q[chk_qpn_q[i][GroupW-1:0]];
+      for (int s = 0; s < Slots; s++) begin
+        if (valid_q[s] && qpn_q[s] == chk_qpn_q[i]) kept[i] = 1'b1;
+      end
+    end
+  end
+  `QPM_ASSERT(RequestKept_A, (kept | ~chk_valid_q) == '1)
+`endif
 
 endmodule

@@ -420,11 +420,12 @@ void QpmEnv::finish_csr_poll() {
   }
 }
 
+uint64_t QpmEnv::progress() const {
+  return scoreboard_.checked() + dp_scoreboard_.checked() + events_.delivered() +
+         cqes_.delivered() + doorbells_.posted() + doorbells_.refused();
+}
+
 void QpmEnv::wait_until(const std::function<bool()> &done, const char *what) {
-  auto progress = [this] {
-    return scoreboard_.checked() + dp_scoreboard_.checked() + events_.delivered() +
-           cqes_.delivered() + doorbells_.posted() + doorbells_.refused();
-  };
   uint64_t last_progress = tb_.cycles(), seen = progress();
   while (!done()) {
     tb_.tick();

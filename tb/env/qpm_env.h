@@ -99,6 +99,9 @@ class QpmEnv {
   // Cycles without progress before a wait is a hang: the option, more while a
   // PORT_FAULT scans.
   uint64_t command_timeout() const;
+  // What counts as forward progress for a timeout: commands and datapath operations
+  // answered, doorbells resolved, events and completions delivered.
+  uint64_t progress() const;
   // Queue a command, a datapath operation (its tag is the harness's: distinct among the
   // operations in flight, at most 255 of them) or a doorbell without waiting.
   void push_command(const Command &cmd);

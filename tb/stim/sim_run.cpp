@@ -184,10 +184,6 @@ void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim) {
   bool cmd_drawn = false;  // the kind draws have reached the next command
   std::optional<Command> held;  // a global command waiting for the datapath to go idle
   uint64_t last_progress = env.tb().cycles(), seen = 0;
-  auto progress = [&] {
-    return env.scoreboard().checked() + env.dp_scoreboard().checked() +
-           env.doorbells().posted() + env.doorbells().refused();
-  };
   auto traffic = [&] {
     return env.commands_in_flight() + env.dp_in_flight() + env.doorbells_pending() > 0;
   };
@@ -234,8 +230,8 @@ void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim) {
     }
     env.tb().tick();
     if (env.tb().assertion_failed()) return;
-    if (progress() != seen) {
-      seen = progress();
+    if (env.progress() != seen) {
+      seen = env.progress();
       last_progress = env.tb().cycles();
     }
     if (env.tb().cycles() - last_progress > env.command_timeout()) {
