@@ -42,7 +42,8 @@ module qpm_qpc_cache_props #(
   input  logic                  mem_rsp_write_i,
   input  logic [MemIdW-1:0]     mem_rsp_id_i,
   input  logic                  mem_rsp_error_i,
-  input  logic [511:0]          mem_rsp_rdata_i
+  input  logic [511:0]          mem_rsp_rdata_i,
+  input  logic [1:0]            evict_policy_i   // free: any policy, changing any cycle
 );
 
   // C3
@@ -70,6 +71,7 @@ module qpm_qpc_cache_props #(
     .rst_ni          (rst_ni),
     .qpt_base_i      (qpt_base),
     .qpn_limit_i     (qpn_limit),
+    .evict_policy_i  (evict_policy_i),
     .req_valid_i     (req_valid_i),
     .req_ready_o     (req_ready),
     .req_i           (req_i),

@@ -1,9 +1,14 @@
-// Properties of victim selection (docs/formal.md): qpm_victim_select with its tree-PLRU,
-// for any line state of a set. Combinational: `sat` proves each for every input.
+// Properties of victim selection (docs/formal.md): qpm_victim_select with its three
+// policies, for any line state of a set, any policy and any replacement state.
+// Combinational: `sat` proves each for every input.
 module qpm_victim_select_props #(
   parameter int unsigned Ways = 4,
-  localparam int unsigned WayW = (Ways > 1) ? $clog2(Ways) : 1
+  localparam int unsigned WayW = (Ways > 1) ? $clog2(Ways) : 1,
+  localparam int unsigned LruW = (Ways > 1) ? Ways * (Ways - 1) / 2 : 1
 ) (
+  input logic [1:0]      policy_i,
+  input logic [LruW-1:0] lru_i,
+  input logic [WayW-1:0] rand_i,
   input logic [Ways-1:0] valid_i,
   input logic [Ways-1:0] pinned_i,
   input logic [Ways-1:0] reserved_i,
@@ -15,6 +20,9 @@ module qpm_victim_select_props #(
   logic            found;
   logic [WayW-1:0] way;
   qpm_victim_select #(.Ways(Ways)) u_dut (
+    .policy_i   (policy_i),
+    .lru_i      (lru_i),
+    .rand_i     (rand_i),
     .valid_i    (valid_i),
     .pinned_i   (pinned_i),
     .reserved_i (reserved_i),
@@ -52,7 +60,51 @@ module qpm_victim_select_props #(
     .touched_bits_o (unused_bits)
   );
 
+  // True LRU from its pair bits (docs/eviction.md): bit k of pair (a, b), a < b, in the
+  // order a = 0 .. Ways-1, b = a+1 .. Ways-1, is set when a was used after b.
+  // after[x][y]: x was used after y.
+  logic [Ways-1:0] after [Ways];
   always_comb begin
+    int unsigned k;
+    k = 0;
+    for (int unsigned a = 0; a < Ways; a++) after[a] = '0;
+    for (int unsigned a = 0; a < Ways; a++) begin
+      for (int unsigned b = a + 1; b < Ways; b++) begin
+        after[a][b] = lru_i[k];
+        after[b][a] = !lru_i[k];
+        k = k + 1;
+      end
+    end
+  end
+
+  always_comb begin
+`ifdef P_LRU
+    // Under LRU with no empty way to take: every other way that may go was used after
+    // the victim. Assumed: the bits are a total order (transitive), as every access
+    // leaves them (qpm_cache_lines' lru_touch moves one way to the front of an order).
+    for (int unsigned a = 0; a < Ways; a++)
+      for (int unsigned b = 0; b < Ways; b++)
+        for (int unsigned c = 0; c < Ways; c++)
+          if (a != b && b != c && a != c && after[a][b] && after[b][c])
+            assume (after[a][c]);
+    if (policy_i == qpm_pkg::EvictLru && found && empty == '0) begin
+      for (int unsigned w = 0; w < Ways; w++) begin
+        if (can_go[w] && 32'(way) != w) assert (after[w][way]);
+      end
+    end
+`endif
+`ifdef P_RANDOM
+    // Under random with no empty way to take: the first way that may go at or after
+    // the LFSR's way, wrapping.
+    if (policy_i == qpm_pkg::EvictRandom && found && empty == '0) begin
+      assert (can_go[way]);
+      for (int unsigned k = 0; k < Ways; k++) begin
+        if (WayW'(32'(rand_i) + k) == way) begin
+          for (int unsigned j = 0; j < k; j++) assert (!can_go[WayW'(32'(rand_i) + j)]);
+        end
+      end
+    end
+`endif
 `ifdef P_FOUND
     // A victim is found exactly when some way may go.
     assert (found == |can_go);

@@ -276,6 +276,12 @@ package qpm_pkg;
   parameter logic [1:0] ClsWrite  = 2'd1;
   parameter logic [1:0] ClsRead   = 2'd2;
   parameter logic [1:0] ClsAtomic = 2'd3;
+
+  // EVICT_POLICY values (docs/eviction.md); a write of anything else is refused.
+  parameter logic [1:0] EvictPlru   = 2'd0;
+  parameter logic [1:0] EvictLru    = 2'd1;
+  parameter logic [1:0] EvictRandom = 2'd2;
+  parameter logic [1:0] EvictTrap   = 2'd3;
   parameter logic [1:0] PosFirst  = 2'd0;
   parameter logic [1:0] PosMiddle = 2'd1;
   parameter logic [1:0] PosLast   = 2'd2;

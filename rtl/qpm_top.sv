@@ -260,6 +260,7 @@ module qpm_top #(
     .rst_ni          (rst_ni),
     .qpt_base_i      (qpt_base),
     .qpn_limit_i     (qpn_limit),
+    .evict_policy_i  (evict_policy),
     .req_valid_i     (ctx_req_valid),
     .req_ready_o     (ctx_req_ready),
     .req_i           (ctx_req),
@@ -371,8 +372,6 @@ module qpm_top #(
     .counter_inc_i    (counts)
   );
 
-  // Tree-PLRU is the only eviction policy so far (SPEC §9 lists more).
-  logic unused_policy;
-  assign unused_policy = ^evict_policy;
+
 
 endmodule

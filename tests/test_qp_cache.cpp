@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 
+#include "replacement.h"
 #include "Vqpm_ctx_tb_top.h"
 #include "axi_memory.h"
 #include "axi_pins.h"
@@ -69,6 +70,7 @@ class CacheBench {
     top_ = std::make_unique<Vqpm_ctx_tb_top>(ctx_.get(), "TOP");
     top_->qpt_base_i = kBase;
     top_->qpn_limit_i = kLimit;
+    top_->evict_policy_i = 0;  // tree-PLRU
     top_->req_valid_i = 0;
     drive_axi_slave_pins(*top_, AxiSlaveOut{});
     top_->clk_i = 0;
@@ -96,6 +98,8 @@ class CacheBench {
     counts_.fill(0);
   }
   ~CacheBench() { top_->final(); }
+
+  void set_policy(EvictPolicy p) { top_->evict_policy_i = static_cast<uint8_t>(p); }
 
   BitVec random_qpc() {
     BitVec v(512);
@@ -305,6 +309,108 @@ TEST_CASE("cache: tree-PLRU victim order, pinned lines skipped", "[cache]") {
   const uint64_t before = b.counts_[kMisses];
   for (uint32_t q : {A, B, C}) REQUIRE(b.call(kRead, q).data == b.expect_.at(q));
   CHECK(b.counts_[kMisses] == before);
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+// Each policy against its C++ reference (tb/model/replacement.h), on a random sequence
+// of reads over 7 QPNs of one set, with two pins and an unpin on the way: every access's
+// hit or miss, and so every victim, must be the reference's.
+TEST_CASE("cache: tree-PLRU and true LRU victims equal the reference's, pinned lines kept",
+          "[cache][eviction]") {
+  const EvictPolicy policy = GENERATE(EvictPolicy::Plru, EvictPolicy::Lru);
+  CacheBench b(policy == EvictPolicy::Lru ? 21 : 22);
+  b.set_policy(policy);
+  ReplacementRef ref(kWays, policy);
+  std::mt19937 rng(policy == EvictPolicy::Lru ? 5 : 6);
+  std::vector<uint32_t> qpns;
+  for (uint32_t k = 0; k < 7; ++k) qpns.push_back(in_set(0, k));
+  uint64_t ref_misses = 0, evictions = 0;
+  uint32_t last = 0;
+  std::vector<uint32_t> pinned;
+  for (int i = 0; i < 400; ++i) {
+    const uint32_t q = qpns[rng() % qpns.size()];
+    INFO("access " << i << " qpn " << q);
+    if ((i == 150 || i == 200) && std::count(pinned.begin(), pinned.end(), last) == 0) {
+      REQUIRE(b.call(kPin, last).status == kOk);  // the QPN read last: cached, a hit
+      ref.pin(last, true);
+      pinned.push_back(last);
+      continue;
+    }
+    if (i == 300 && !pinned.empty()) {  // unpin the first again (pinned: still cached)
+      REQUIRE(b.call(kUnpin, pinned[0]).status == kOk);
+      ref.pin(pinned[0], false);
+      continue;
+    }
+    last = q;
+    const uint64_t misses = b.counts_[kMisses];
+    REQUIRE(b.call(kRead, q).data == b.expect_.at(q));
+    REQUIRE(ref.access(q));
+    CHECK((b.counts_[kMisses] == misses) == ref.hit());
+    if (!ref.hit()) ++ref_misses;
+    if (ref.evicted()) ++evictions;
+  }
+  CHECK(b.counts_[kMisses] == ref_misses);
+  CHECK(b.counts_[kEvictions] == evictions);
+  CHECK(evictions > 100);
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+TEST_CASE("cache: true LRU evicts the least recently used line, where PLRU does not",
+          "[cache][eviction]") {
+  CacheBench b(23);
+  b.set_policy(EvictPolicy::Lru);
+  const uint32_t A = in_set(0, 0), B = in_set(0, 1), C = in_set(0, 2), D = in_set(0, 3),
+                 E = in_set(0, 4);
+  for (uint32_t q : {A, B, C, D}) b.call(kRead, q);  // fills ways 0..3 in order
+  b.call(kRead, A);                                  // A is now the most recent
+  b.call(kRead, E);                                  // LRU: B goes (PLRU would take C)
+  const uint64_t misses = b.counts_[kMisses];
+  for (uint32_t q : {A, C, D, E}) b.call(kRead, q);
+  CHECK(b.counts_[kMisses] == misses);  // all four still cached
+  b.call(kRead, B);
+  CHECK(b.counts_[kMisses] == misses + 1);
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+// Random: which line a miss evicts is seen from the write-back of a dirty victim; the
+// new QPN takes its way.
+TEST_CASE("cache: random replacement reaches every eligible way, never a pinned one",
+          "[cache][eviction]") {
+  CacheBench b(24);
+  b.set_policy(EvictPolicy::Random);
+  const uint32_t pinned = in_set(0, 0);
+  REQUIRE(b.call(kRead, pinned).data == b.expect_.at(pinned));  // way 0 (the lowest empty)
+  REQUIRE(b.call(kPin, pinned).status == kOk);
+  std::map<uint32_t, unsigned> way_of;  // the set's other lines, all dirty
+  std::map<unsigned, int> evictions_of_way;
+  for (uint32_t k = 1; k <= 60; ++k) {
+    const uint32_t q = in_set(0, k);
+    BitVec v = b.random_qpc();
+    REQUIRE(b.call(kWrite, q, &v).status == kOk);
+    b.expect_[q] = v;
+    for (int i = 0; i < 200; ++i) b.tick();  // the victim's write-back lands
+    std::vector<uint32_t> gone;
+    for (const auto &[c, w] : way_of) {
+      if (b.memory_qpc(c) == b.expect_.at(c)) gone.push_back(c);
+    }
+    if (k <= 3) {
+      REQUIRE(gone.empty());  // ways 1..3 were empty
+      way_of[q] = k;
+      continue;
+    }
+    INFO("miss " << k);
+    REQUIRE(gone.size() == 1);  // exactly one dirty line left, so not the pinned one
+    const unsigned w = way_of.at(gone[0]);
+    ++evictions_of_way[w];
+    way_of.erase(gone[0]);
+    way_of[q] = w;
+  }
+  for (unsigned w = 1; w < kWays; ++w) {
+    INFO("way " << w);
+    CHECK(evictions_of_way[w] >= 5);  // 57 misses over 3 ways: each well reached
+  }
+  CHECK(evictions_of_way.count(0) == 0);
+  REQUIRE(b.call(kRead, pinned).data == b.expect_.at(pinned));
   CHECK_FALSE(b.ctx_->gotError());
 }
 

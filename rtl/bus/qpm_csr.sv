@@ -20,7 +20,8 @@ module qpm_csr #(
   parameter int unsigned PageBits    = 6,    // QPCs per QP-table page = 2**PageBits
   parameter int unsigned DirEntries  = 1 << 18,  // directory entries (QPN_LIMIT maximum / 64)
   parameter int unsigned NumCounters = 10,   // event counters from 0x040 on, from counter_inc_i
-  // and one more of the CSR block's own, refused writes of QPT_BASE/QPN_LIMIT, at this
+  // and one more of the CSR block's own, refused writes of QPT_BASE/QPN_LIMIT (while a
+  // page is mapped) and of EVICT_POLICY (an unsupported value), at this
   // index of the map (the counters from counter_inc_i[OwnCounterIdx] on follow it)
   parameter int unsigned OwnCounterIdx = NumCounters,
   localparam int unsigned AllCounters = NumCounters + 1
@@ -68,7 +69,7 @@ module qpm_csr #(
   localparam logic [31:0] ConfigValue = {8'(PageBits), 8'(Mshrs), 8'(Ways), 8'(SetsLog2)};
   // Hardware maximum of QPN_LIMIT (checked below to fit the 24-bit QPN space).
   localparam logic [31:0] MaxQpnLimit = 32'(64'(DirEntries) << PageBits);
-  localparam logic [1:0] PolicyPlru = 2'd0;
+  localparam logic [1:0] PolicyPlru = qpm_pkg::EvictPlru;
 
   localparam logic [1:0] RespOkay   = 2'b00;
   localparam logic [1:0] RespSlvErr = 2'b10;
@@ -91,6 +92,13 @@ module qpm_csr #(
                                               input logic [31:0] new_v,
                                               input logic [31:0] mask);
     merge_bytes = (old_v & ~mask) | (new_v & mask);
+  endfunction
+
+  // EVICT_POLICY values the cache implements (docs/eviction.md); the trap mode is not
+  // built yet.
+  function automatic logic policy_supported(input logic [31:0] v);
+    policy_supported = v == 32'(qpm_pkg::EvictPlru) || v == 32'(qpm_pkg::EvictLru)
+                    || v == 32'(qpm_pkg::EvictRandom);
   endfunction
 
   // ---------------------------------------------------------------------------------
@@ -199,9 +207,15 @@ module qpm_csr #(
             qpn_limit_d = (limit_new > MaxQpnLimit) ? MaxQpnLimit : limit_new;
           end
         end
-        // Only tree-PLRU exists: an unsupported value selects it (reads back 0).
-        WordEvictPolicy: policy_d = (policy_new == {30'd0, PolicyPlru}) ? policy_new[1:0]
-                                                                          : PolicyPlru;
+        // An unsupported policy is refused (SLVERR, counted), not mapped to another.
+        WordEvictPolicy: begin
+          if (policy_supported(policy_new)) begin
+            policy_d = policy_new[1:0];
+          end else begin
+            bresp_d             = RespSlvErr;
+            table_write_refused = 1'b1;
+          end
+        end
         default: begin
           // counters are read-only; everything else is outside the map
           if (!wr_counter) bresp_d = RespSlvErr;
@@ -335,6 +349,6 @@ module qpm_csr #(
   // The register rules hold whatever was written.
   `QPM_ASSERT(QptBaseAligned_A, qpt_base_o[2:0] == 3'b000)
   `QPM_ASSERT(QpnLimitClamped_A, qpn_limit_o <= MaxQpnLimit)
-  `QPM_ASSERT(PolicySupported_A, evict_policy_o == PolicyPlru)
+  `QPM_ASSERT(PolicySupported_A, policy_supported(32'(evict_policy_o)))
 
 endmodule

@@ -1,7 +1,10 @@
 // qpm_cache_lines: the QP cache's tags, line state and replacement bits (docs/qp-cache.md).
 //
 // Per line: a tag and four state bits (valid, dirty, pinned, reserved: a miss register
-// owns the way until its waiters have replayed); per set: Ways-1 tree-PLRU bits. Three
+// owns the way until its waiters have replayed); per set: Ways-1 tree-PLRU bits and
+// Ways*(Ways-1)/2 true-LRU order bits, both kept on every access whatever EVICT_POLICY
+// says, so a policy change takes effect at once with consistent state; and one 16-bit
+// LFSR that steps every cycle, for the random policy (docs/eviction.md). Three
 // read views (the pipe's lookup, one set for victim choice, one line for the maintenance
 // scan) and one strobe per kind of update. Updates that meet on one line in one cycle
 // resolve in the order the ports are listed (a later one wins); the users keep such
@@ -13,7 +16,8 @@ module qpm_cache_lines #(
   localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1,
   localparam int unsigned Lines = Sets * Ways,
   localparam int unsigned LineW = $clog2(Lines),
-  localparam int unsigned TagW  = qpm_pkg::QpnW - SetW
+  localparam int unsigned TagW  = qpm_pkg::QpnW - SetW,
+  localparam int unsigned LruW  = (Ways > 1) ? Ways * (Ways - 1) / 2 : 1
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -30,6 +34,8 @@ module qpm_cache_lines #(
   output logic [Ways-1:0]          vict_pinned_o,
   output logic [Ways-1:0]          vict_reserved_o,
   output logic [Ways-2:0]          vict_plru_o,
+  output logic [LruW-1:0]          vict_lru_o,          // the set's true-LRU order
+  output logic [WayW-1:0]          rand_way_o,          // a pseudo-random way (LFSR)
   output logic [Ways*TagW-1:0]     vict_tags_o,
   // one line, for the maintenance scan
   input  logic [LineW-1:0]         scan_line_i,
@@ -69,9 +75,26 @@ module qpm_cache_lines #(
     end
   endfunction
 
+  // True-LRU order bits of a set after an access to way: one bit per pair of ways
+  // (a, b), a < b, at index lru_pair(a, b); set when a was used more recently than b.
+  function automatic logic [LruW-1:0] lru_touch(logic [LruW-1:0] bits, logic [WayW-1:0] way);
+    int unsigned k;
+    lru_touch = bits;
+    k = 0;
+    for (int unsigned a = 0; a < Ways; a++) begin
+      for (int unsigned b = a + 1; b < Ways; b++) begin
+        if (32'(way) == a) lru_touch[k] = 1'b1;
+        if (32'(way) == b) lru_touch[k] = 1'b0;
+        k = k + 1;
+      end
+    end
+  endfunction
+
   logic [Lines-1:0] valid_q, dirty_q, pinned_q, reserved_q;
   logic [TagW-1:0]  tag_q  [Lines];
   logic [Ways-2:0]  plru_q [Sets];
+  logic [LruW-1:0]  lru_q  [Sets];
+  logic [15:0]      lfsr_q;
 
   // ---- lookup
   logic [SetW-1:0] look_set;
@@ -105,6 +128,8 @@ module qpm_cache_lines #(
     end
   end
   assign vict_plru_o  = plru_q[vict_set_i];
+  assign vict_lru_o   = lru_q[vict_set_i];
+  assign rand_way_o   = lfsr_q[WayW-1:0];
   assign scan_valid_o = valid_q[scan_line_i];
   assign scan_dirty_o = dirty_q[scan_line_i];
   assign scan_qpn_o   = {tag_q[scan_line_i], scan_line_i[LineW-1 -: SetW]};
@@ -114,12 +139,16 @@ module qpm_cache_lines #(
   logic [SetW-1:0] fill_set;
   logic [WayW-1:0] fill_way;
   logic [Ways-2:0] look_touched, fill_touched;
+  logic [LruW-1:0] look_lru, fill_lru;
   assign fill_set     = fill_line_i[LineW-1 -: SetW];
   assign fill_way     = fill_line_i[WayW-1:0];
   assign look_touched = touch(plru_q[look_set], look_way);
   // A fill and a hit in one set in one cycle: both accesses count.
   assign fill_touched = touch((touch_i && look_set == fill_set) ? look_touched
                                                                  : plru_q[fill_set], fill_way);
+  assign look_lru     = lru_touch(lru_q[look_set], look_way);
+  assign fill_lru     = lru_touch((touch_i && look_set == fill_set) ? look_lru
+                                                                     : lru_q[fill_set], fill_way);
 
   for (genvar g = 0; g < Lines; g++) begin : gen_line
     logic look_here, reserve_here, fill_here, maint_here;
@@ -175,12 +204,21 @@ module qpm_cache_lines #(
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         plru_q[g] <= '0;
+        lru_q[g]  <= '0;
       end else if (fill_i && fill_set == SetW'(g)) begin
         plru_q[g] <= fill_touched;
+        lru_q[g]  <= fill_lru;
       end else if (touch_i && look_set == SetW'(g)) begin
         plru_q[g] <= look_touched;
+        lru_q[g]  <= look_lru;
       end
     end
+  end
+
+  // x^16 + x^14 + x^13 + x^11 + 1 (maximal length), stepping every cycle.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) lfsr_q <= 16'hace1;
+    else         lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
   end
 
 `ifdef FORMAL

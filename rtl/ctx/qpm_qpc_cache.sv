@@ -32,6 +32,7 @@ module qpm_qpc_cache #(
   // configuration (CSRs)
   input  logic [63:0]           qpt_base_i,
   input  logic [31:0]           qpn_limit_i,
+  input  logic [1:0]            evict_policy_i,   // qpm_pkg::Evict* (docs/eviction.md)
   // QPC-access requests and responses
   input  logic                  req_valid_i,
   output logic                  req_ready_o,
@@ -99,6 +100,8 @@ module qpm_qpc_cache #(
   logic [SetW-1:0]  vict_set;
   logic [Ways-1:0]  vict_valid, vict_dirty, vict_pinned, vict_reserved, vict_excl;
   logic [Ways-2:0]  vict_plru;
+  logic [Ways*(Ways-1)/2-1:0] vict_lru;
+  logic [WayW-1:0]  rand_way;
   logic [Ways*TagW-1:0] vict_tags;
   logic             vict_found;
   logic [WayW-1:0]  vict_way;
@@ -188,6 +191,8 @@ module qpm_qpc_cache #(
     .vict_pinned_o        (vict_pinned),
     .vict_reserved_o      (vict_reserved),
     .vict_plru_o          (vict_plru),
+    .vict_lru_o           (vict_lru),
+    .rand_way_o           (rand_way),
     .vict_tags_o          (vict_tags),
     .scan_line_i          (scan_line),
     .scan_valid_o         (scan_valid),
@@ -221,11 +226,14 @@ module qpm_qpc_cache #(
   qpm_victim_select #(
     .Ways (Ways)
   ) u_victim (
+    .policy_i   (evict_policy_i),
     .valid_i    (vict_valid),
     .pinned_i   (vict_pinned),
     .reserved_i (vict_reserved),
     .exclude_i  (vict_excl),
     .plru_i     (vict_plru),
+    .lru_i      (vict_lru),
+    .rand_i     (rand_way),
     .found_o    (vict_found),
     .way_o      (vict_way)
   );

@@ -1,19 +1,28 @@
-// qpm_victim_select: which way of a set a miss takes (docs/qp-cache.md, "Eviction").
+// qpm_victim_select: which way of a set a miss takes (docs/qp-cache.md, "Eviction";
+// docs/eviction.md).
 //
 // The interface every replacement policy plugs into: the set's line state in, one way
 // out. A way is eligible unless a miss register owns it, it holds a pinned QPC, or the
 // pipe touches it this cycle. An empty eligible way needs no eviction and is taken
-// first (the lowest); otherwise the policy chooses among the eligible ways. Today's
-// policy is tree-PLRU (qpm_plru_tree).
+// first (the lowest); otherwise EVICT_POLICY chooses among the eligible ways:
+//   tree-PLRU (qpm_plru_tree), true LRU (the eligible way every other eligible way was
+//   used after), random (the first eligible way from an LFSR's way, going up).
+// No policy prefers a clean victim: a dirty one's write-back does not delay the fill
+// that replaces it (the write-back buffer), so preferring clean lines would only keep
+// dirty ones longer (docs/eviction.md). Combinational.
 module qpm_victim_select #(
   parameter int unsigned Ways = 4,
-  localparam int unsigned WayW = (Ways > 1) ? $clog2(Ways) : 1
+  localparam int unsigned WayW = (Ways > 1) ? $clog2(Ways) : 1,
+  localparam int unsigned LruW = (Ways > 1) ? Ways * (Ways - 1) / 2 : 1
 ) (
+  input  logic [1:0]      policy_i,    // qpm_pkg::EvictPlru, EvictLru, EvictRandom
   input  logic [Ways-1:0] valid_i,
   input  logic [Ways-1:0] pinned_i,
   input  logic [Ways-1:0] reserved_i,
   input  logic [Ways-1:0] exclude_i,   // touched by the pipe this cycle
   input  logic [Ways-2:0] plru_i,
+  input  logic [LruW-1:0] lru_i,       // pair (a, b), a < b: set if a is the more recent
+  input  logic [WayW-1:0] rand_i,
   output logic            found_o,
   output logic [WayW-1:0] way_o
 );
@@ -21,6 +30,7 @@ module qpm_victim_select #(
   logic [Ways-1:0] eligible, empty;
   assign eligible = ~reserved_i & ~(valid_i & pinned_i) & ~exclude_i;
   assign empty    = eligible & ~valid_i;
+  assign found_o  = eligible != '0;
 
   logic            plru_found;
   logic [WayW-1:0] plru_way;
@@ -35,10 +45,56 @@ module qpm_victim_select #(
     .touch_way_i    ('0),
     .touched_bits_o (plru_unused)
   );
+  logic unused_plru_found;   // the same as found_o
+  assign unused_plru_found = plru_found;
+
+  // True LRU: the eligible way no other eligible way is older than.
+  logic [Ways-1:0] newer [Ways];   // newer[a][b]: b was used after a
+  always_comb begin
+    int unsigned k;
+    k = 0;
+    for (int unsigned a = 0; a < Ways; a++) newer[a] = '0;
+    for (int unsigned a = 0; a < Ways; a++) begin
+      for (int unsigned b = a + 1; b < Ways; b++) begin
+        newer[a][b] = !lru_i[k];
+        newer[b][a] = lru_i[k];
+        k = k + 1;
+      end
+    end
+  end
+  // The order bits always form a total order (every access moves one way to the front),
+  // so one such way exists; should the bits ever be inconsistent, PLRU's choice stands.
+  logic [WayW-1:0] lru_way;
+  always_comb begin
+    lru_way = plru_way;
+    for (int w = Ways - 1; w >= 0; w--) begin
+      if (eligible[w] && (newer[w] | ~eligible | (Ways'(1) << w)) == '1) lru_way = WayW'(w);
+    end
+  end
+
+  // Random: from the LFSR's way, the first eligible way going up (wrapping).
+  logic [WayW-1:0] rand_way;
+  logic            rand_found;
+  logic [WayW-1:0] cand;
+  always_comb begin
+    rand_way   = '0;
+    rand_found = 1'b0;
+    cand       = '0;
+    for (int unsigned k = 0; k < Ways; k++) begin
+      cand = WayW'(32'(rand_i) + k);
+      if (!rand_found && eligible[cand]) begin
+        rand_way   = cand;
+        rand_found = 1'b1;
+      end
+    end
+  end
 
   always_comb begin
-    found_o = plru_found;
-    way_o   = plru_way;
+    unique case (policy_i)
+      qpm_pkg::EvictLru:    way_o = lru_way;
+      qpm_pkg::EvictRandom: way_o = rand_way;
+      default:              way_o = plru_way;
+    endcase
     for (int w = Ways - 1; w >= 0; w--) begin
       if (empty[w]) way_o = WayW'(w);
     end

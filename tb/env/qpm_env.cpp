@@ -139,6 +139,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   write_csr(csr::kQptBaseLo, static_cast<uint32_t>(kQptBase));
   write_csr(csr::kQptBaseHi, static_cast<uint32_t>(kQptBase >> 32));
   write_csr(csr::kQpnLimit, cfg.qpn_limit);
+  if (opt.evict_policy != 0) write_csr(csr::kEvictPolicy, opt.evict_policy);
   if (opt.map_all_pages) {
     std::vector<uint32_t> all;
     for (uint32_t i = 0; i < (cfg.qpn_limit >> cfg.page_bits); ++i) all.push_back(i);

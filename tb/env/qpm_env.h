@@ -73,6 +73,7 @@ struct EnvOptions {
   bool doorbell_order_known = true;
   bool map_all_pages = true;        // MAP_PAGE every directory entry below QPN_LIMIT at start
   uint32_t qpn_limit = 0;           // QPN_LIMIT to program (0: the configuration's, 4096)
+  uint32_t evict_policy = 0;        // EVICT_POLICY to program (0, tree-PLRU, is not written)
   AxiMemoryOptions mem;
 };
 

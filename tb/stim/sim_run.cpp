@@ -1,5 +1,7 @@
 #include "sim_run.h"
 
+#include "replacement.h"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -38,6 +40,10 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
   app.add_option("--mem-latency", o.mem_latency, "memory latency in cycles, MIN or MIN:MAX")
       ->capture_default_str();
   app.add_flag("--mem-reorder", o.mem_reorder, "memory answers out of order across AXI IDs");
+  app.add_option("--evict-policy", o.evict_policy,
+                 "the QP cache's replacement policy, written to EVICT_POLICY")
+      ->check(CLI::IsMember({"plru", "lru", "random"}))
+      ->capture_default_str();
   app.add_flag("--mem-interleave", o.mem_interleave,
                "memory interleaves the R beats of bursts with different IDs");
   app.add_flag("--mem-aw-waits-for-w", o.mem_aw_waits_for_w,
@@ -114,6 +120,7 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
       o.rsp_stall, o.csr_stall, o.mem_latency, o.mem_backpressure, o.mem_read_error_rate,
       o.mem_write_error_rate, o.dp_rate, o.db_rate, o.dp_illegal_rate, o.dp_idle, o.dp_rsp_stall, o.eqe_stall, o.cqe_stall);
   if (o.mem_reorder) line += " --mem-reorder";
+  if (o.evict_policy != "plru") line += " --evict-policy " + o.evict_policy;
   if (o.mem_interleave) line += " --mem-interleave";
   if (o.mem_aw_waits_for_w) line += " --mem-aw-waits-for-w";
   return line;
@@ -133,6 +140,9 @@ EnvOptions env_options(const SimOptions &o) {
                                 o.mem_latency + "'");
   }
   e.mem.reorder = o.mem_reorder;
+  e.evict_policy = o.evict_policy == "lru"      ? static_cast<uint32_t>(EvictPolicy::Lru)
+                   : o.evict_policy == "random" ? static_cast<uint32_t>(EvictPolicy::Random)
+                                                : static_cast<uint32_t>(EvictPolicy::Plru);
   e.mem.interleave = o.mem_interleave;
   e.mem.aw_waits_for_w = o.mem_aw_waits_for_w;
   e.mem.backpressure = o.mem_backpressure;

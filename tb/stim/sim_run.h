@@ -29,6 +29,7 @@ struct SimOptions {
   double csr_stall = 0.0;
   std::string mem_latency = "20:60";
   bool mem_reorder = false;
+  std::string evict_policy = "plru";  // plru, lru or random (docs/eviction.md)
   bool mem_interleave = false;
   bool mem_aw_waits_for_w = false;
   double mem_backpressure = 0.0;
