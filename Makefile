@@ -3,6 +3,7 @@
 #   make sim      build and run the default randomized simulation against the golden model
 #   make test     the CTest suite (Catch2)
 #   make bench    the datapath benchmark (qpm_bench): a table and build/bench/bench.csv
+#   make bench-scale  hit rate and ops/cycle against active QPs, latency, policy, workload
 #   make lint     Verilator -Wall lint of every RTL file, zero warnings
 #   make synth    Yosys 0.23 area (NAND2 GE) and logic-level report: build/synth/report.md
 #   make synth-sweep  the same over cache sizes, ways and MSHRs, with a plot
@@ -28,7 +29,7 @@ RTL_FILES := $(shell cat rtl/files.f)
 SEED_ARG  := $(if $(SEED),--seed $(SEED),)
 TOOLS     := verilator yosys yosys-smtbmc z3 cmake g++ lcov
 
-.PHONY: all deps build sim test bench lint synth synth-sweep clean mutate formal formal-mutants
+.PHONY: all deps build sim test bench bench-scale lint synth synth-sweep clean mutate formal formal-mutants
 
 all: build
 
@@ -56,6 +57,14 @@ sim: build
 bench: build
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/qpm_bench --config $(CONFIG) --csv $(BUILD)/bench/bench.csv
+
+# The scalability sweep (issue 11): hit rate and ops/cycle against active QPs, memory
+# latency, policy and workload, CSV and two PNGs (docs/eviction.md).
+bench-scale: build
+	@mkdir -p $(BUILD)/bench
+	$(BUILD)/qpm_bench --scale --config $(CONFIG) --csv $(BUILD)/bench/scale.csv
+	gnuplot -e "csv='$(BUILD)/bench/scale.csv'; out='$(BUILD)/bench'" scripts/plot_scale.gp
+	@echo "bench-scale: $(BUILD)/bench/scale.csv, $(BUILD)/bench/scale_hit_rate.png, $(BUILD)/bench/scale_ops_per_cycle.png"
 
 test: build
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --output-junit junit.xml

@@ -43,7 +43,12 @@ module qpm_qpc_cache_props #(
   input  logic [MemIdW-1:0]     mem_rsp_id_i,
   input  logic                  mem_rsp_error_i,
   input  logic [511:0]          mem_rsp_rdata_i,
-  input  logic [1:0]            evict_policy_i   // free: any policy, changing any cycle
+  input  logic [1:0]            evict_policy_i,  // free: any policy, changing any cycle
+  input  logic [15:0]           trap_timeout_i,  // free, as is the whole eviction-trap agent
+  input  logic                  trap_req_ready_i,
+  input  logic                  trap_rsp_valid_i,
+  input  logic [3:0]            trap_rsp_tag_i,
+  input  logic [$clog2(Ways)-1:0] trap_rsp_way_i
 );
 
   // C3
@@ -72,6 +77,14 @@ module qpm_qpc_cache_props #(
     .qpt_base_i      (qpt_base),
     .qpn_limit_i     (qpn_limit),
     .evict_policy_i  (evict_policy_i),
+    .trap_timeout_i  (trap_timeout_i),
+    .trap_req_valid_o (),
+    .trap_req_ready_i (trap_req_ready_i),
+    .trap_req_o      (),
+    .trap_rsp_valid_i (trap_rsp_valid_i),
+    .trap_rsp_tag_i  (trap_rsp_tag_i),
+    .trap_rsp_way_i  (trap_rsp_way_i),
+    .trap_cnt_o      (),
     .req_valid_i     (req_valid_i),
     .req_ready_o     (req_ready),
     .req_i           (req_i),

@@ -19,6 +19,7 @@ rtl/ctx/qpm_qpc_reset.sv
 rtl/ctx/qpm_dir_table.sv
 rtl/ctx/qpm_cache_lines.sv
 rtl/ctx/qpm_victim_select.sv
+rtl/ctx/qpm_evict_trap.sv
 rtl/ctx/qpm_mshr_file.sv
 rtl/ctx/qpm_park_pool.sv
 rtl/ctx/qpm_wb_buffer.sv

@@ -22,7 +22,9 @@ module qpm_top #(
   parameter int unsigned CqeDepth    = 8,     // CQE FIFO entries
   parameter int unsigned EqDepth     = 16,    // EQ FIFO entries in front of the EQE port
   parameter int unsigned FlushSlots  = 4,     // QPs flushed at once before the scan (1 .. 7)
-  localparam int unsigned AxiIdW     = 4
+  localparam int unsigned AxiIdW     = 4,
+  // the eviction-trap question: {tag 4, set, per way {eligible, pinned, dirty, valid, qpn}}
+  localparam int unsigned EvictReqW  = 4 + $clog2(Sets) + Ways * (qpm_pkg::QpnW + 4)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -55,6 +57,14 @@ module qpm_top #(
   // the flush engine has QPs to step (a status: quiet means every owed CQE has been
   // computed; docs/errors.md)
   output logic              flush_busy_o,
+  // the eviction trap (EVICT_POLICY = trap, docs/eviction.md): which way of a full set
+  // to evict, asked of an external agent; its answer {tag, way} (no ready)
+  output logic              evict_req_valid_o,
+  input  logic              evict_req_ready_i,
+  output logic [EvictReqW-1:0] evict_req_o,
+  input  logic              evict_rsp_valid_i,
+  input  logic [3:0]        evict_rsp_tag_i,
+  input  logic [$clog2(Ways)-1:0] evict_rsp_way_i,
   // AXI4 master to the host memory holding the QP table
   output logic              m_axi_awvalid_o,
   input  logic              m_axi_awready_i,
@@ -119,8 +129,10 @@ module qpm_top #(
   // then the cache's WB_RETRIES, which came later, so the others keep their addresses;
   // last the events' (docs/events.md): fatal overflows, EQEs by type (QP_FATAL,
   // QP_REQ_ERR, QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PORT_ERR), the EQ's high-water
-  // mark, and PORT_FAULT's scan: QPCs read, QPs moved to ERR.
-  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10;
+  // mark, and PORT_FAULT's scan: QPCs read, QPs moved to ERR; then the eviction trap's
+  // (docs/eviction.md): questions, timeouts, answers rejected, answers dropped, cycles
+  // with a question open.
+  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5;
   if (qpm_pkg::CntWbRetries != qpm_pkg::NumCounters - 1) begin : gen_bad_counter_map
     $error("the cache's WB_RETRIES must be its last counter: qpm_top maps it at the end");
   end
@@ -131,12 +143,14 @@ module qpm_top #(
   logic                                          cqe_sent, wqe_flushed, flush_overflow;
   logic                                          fatal_overflow, eq_hwm, pf_visit, pf_moved;
   logic [5:0]                                    ev_types;
+  logic [4:0]                                    trap_counts;
+  logic [15:0]                                   trap_timeout;
   logic                                          flush_busy;
   logic                                          table_mapped;
   logic        cmd_refused;
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
-    counts = {pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
+    counts = {trap_counts, pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
               cache_counts[qpm_pkg::CntWbRetries], flush_overflow, wqe_flushed, cqe_sent,
               event_raised, db_refused, dp_drops[qpm_pkg::NumDropReasons-1:1],
               cache_counts[qpm_pkg::CntWbRetries-1:0]};
@@ -261,6 +275,14 @@ module qpm_top #(
     .qpt_base_i      (qpt_base),
     .qpn_limit_i     (qpn_limit),
     .evict_policy_i  (evict_policy),
+    .trap_timeout_i  (trap_timeout),
+    .trap_req_valid_o (evict_req_valid_o),
+    .trap_req_ready_i (evict_req_ready_i),
+    .trap_req_o      (evict_req_o),
+    .trap_rsp_valid_i (evict_rsp_valid_i),
+    .trap_rsp_tag_i  (evict_rsp_tag_i),
+    .trap_rsp_way_i  (evict_rsp_way_i),
+    .trap_cnt_o      (trap_counts),
     .req_valid_i     (ctx_req_valid),
     .req_ready_o     (ctx_req_ready),
     .req_i           (ctx_req),
@@ -368,6 +390,7 @@ module qpm_top #(
     .qpt_base_o       (qpt_base),
     .qpn_limit_o      (qpn_limit),
     .evict_policy_o   (evict_policy),
+    .trap_timeout_o   (trap_timeout),
     .table_locked_i   (table_mapped),
     .counter_inc_i    (counts)
   );

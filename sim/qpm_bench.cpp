@@ -44,6 +44,8 @@
 #include <utility>
 #include <vector>
 
+#include "bench_common.h"
+#include "bench_scale.h"
 #include "builders.h"
 #include "datapath.h"
 #include "port_codec.h"
@@ -61,26 +63,9 @@ struct Row {
   uint64_t cqes = 0;  // completions that left the CQE port while the datapath ran
 };
 
-constexpr uint32_t kFirstQpn = 0x40;
-
-// Creates qpn as an RC QP and walks it to RTS by the legal path, with the tests' valid
-// attribute values.
-void bring_up(QpmEnv &env, uint32_t qpn) {
-  const uint32_t rc = static_cast<uint32_t>(QpType::RC);
-  std::vector<Command> cmds = builders::walk_cmds(qpn, rc, QpState::Rts);
-  cmds.insert(cmds.begin(), builders::create_cmd(qpn, rc));
-  for (const Command &cmd : cmds) {
-    if (env.execute(cmd).status != Status::Ok) {
-      throw std::runtime_error(fmt::format("qpm_bench: setting up QP {:#x} failed", qpn));
-    }
-  }
-}
-
-// An RDMA WRITE ONLY at the QP's expected PSN: accepted, and it advances the PSN, so
-// every operation is a real read-modify-write that depends on the one before.
-DpRequest write_only(uint32_t qpn, uint32_t psn) {
-  return builders::rx(qpn, MsgClass::Write, PktPos::Only, psn & kPsnMask);
-}
+using bench::bring_up;
+using bench::kFirstQpn;
+using bench::write_only;
 
 // Times each operation from its handshake on dp_req to its answer on dp_rsp, per QPN in
 // order (answers of one QPN come back in request order).
@@ -527,7 +512,36 @@ int main(int argc, char **argv) {
                  "eq-storm: chance of an idle cycle before each healthy datapath operation")
       ->check(CLI::Range(0.0, 0.99));
   app.add_option("--csv", csv, "CSV output file");
+  bool scale = false;
+  bench::ScaleOptions so;
+  app.add_flag("--scale", scale,
+               "the scalability sweep instead (issue 11): hit rate and ops/cycle against "
+               "active QPs, memory latency, policy and workload; CSV to --csv "
+               "(default build/bench/scale.csv)");
+  app.add_option("--scale-qps", so.active_qps, "--scale: active-QP counts")
+      ->check(CLI::Range(1u, 65536u))->delimiter(',');
+  app.add_option("--scale-latency", so.mem_latencies, "--scale: memory latencies in cycles")
+      ->check(CLI::Range(1u, 10000u))->delimiter(',');
+  app.add_option("--scale-policies", so.policies, "--scale: policies")
+      ->check(CLI::IsMember({"plru", "lru", "random", "trap"}))->delimiter(',');
+  app.add_option("--scale-trap-latency", so.trap_latency,
+                 "--scale: the trap agent's answer latency in cycles")
+      ->check(CLI::Range(0u, 100000u));
+  app.add_option("--scale-ops", so.ops, "--scale: measured operations per point")
+      ->check(CLI::Range(1, 1000000));
   CLI11_PARSE(app, argc, argv);
+  if (scale) {
+    so.config = config;
+    so.seed = seed;
+    if (app.count("--csv")) so.csv = csv;
+    try {
+      bench::run_scale(so);
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 1;
+    }
+    return 0;
+  }
 
   const std::vector<std::string> all = {"hit-distinct",     "hit-same",
                                         "mixed",            "cmd-under-load",

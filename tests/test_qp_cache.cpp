@@ -5,7 +5,10 @@
 #include <verilated.h>
 
 #include <catch2/catch.hpp>
+#include <array>
 #include <deque>
+#include <functional>
+#include <optional>
 #include <map>
 #include <memory>
 #include <random>
@@ -71,6 +74,9 @@ class CacheBench {
     top_->qpt_base_i = kBase;
     top_->qpn_limit_i = kLimit;
     top_->evict_policy_i = 0;  // tree-PLRU
+    top_->trap_timeout_i = 256;
+    top_->trap_req_ready_i = 0;
+    top_->trap_rsp_valid_i = 0;
     top_->req_valid_i = 0;
     drive_axi_slave_pins(*top_, AxiSlaveOut{});
     top_->clk_i = 0;
@@ -101,6 +107,28 @@ class CacheBench {
 
   void set_policy(EvictPolicy p) { top_->evict_policy_i = static_cast<uint8_t>(p); }
 
+  // The eviction-trap agent (docs/eviction.md): takes every question, and answers it
+  // `latency` cycles later with the way `answer` returns (none: it stays silent).
+  struct TrapQuestion {
+    uint64_t cycle = 0;
+    uint32_t tag = 0, set = 0;
+    std::array<uint32_t, kWays> qpn{};
+    std::array<bool, kWays> valid{}, dirty{}, pinned{}, eligible{};
+  };
+  void trap_agent(uint32_t latency,
+                  std::function<std::optional<uint32_t>(const TrapQuestion &)> answer) {
+    trap_latency_ = latency;
+    trap_answer_ = std::move(answer);
+    top_->trap_req_ready_i = 1;
+  }
+  void set_trap_timeout(uint32_t cycles) { top_->trap_timeout_i = cycles; }
+  std::vector<TrapQuestion> questions_;
+  std::array<uint64_t, 4> trap_counts_{};  // questions, timeouts, rejected, dropped
+  uint64_t trap_busy_ = 0;                 // cycles with a question open
+  uint32_t trap_latency_ = 0;
+  std::function<std::optional<uint32_t>(const TrapQuestion &)> trap_answer_;
+  std::deque<std::array<uint64_t, 3>> pending_answers_;  // {cycle, tag, way}
+
   BitVec random_qpc() {
     BitVec v(512);
     for (auto &w : v.words()) w = static_cast<uint32_t>(rng_());
@@ -125,9 +153,36 @@ class CacheBench {
     }
     for (int c = 0; c < kNumCounters; ++c) counts_[c] += (top_->count_o >> c) & 1;
     if (top_->mem_fatal_o) fatal_qpns_.push_back(top_->mem_fatal_qpn_o);
+    for (int c = 0; c < 4; ++c) trap_counts_[c] += (top_->trap_cnt_o >> c) & 1;
+    trap_busy_ += (top_->trap_cnt_o >> 4) & 1;
+    if (top_->trap_req_valid_o && top_->trap_req_ready_i) {
+      BitVec q(117);
+      for (unsigned w = 0; w < q.words().size(); ++w) q.words()[w] = top_->trap_req_o[w];
+      TrapQuestion t;
+      t.cycle = cycles_;
+      for (unsigned w = 0; w < kWays; ++w) {
+        const uint32_t info = static_cast<uint32_t>(q.get(28 * w, 28));
+        t.qpn[w] = info & 0xffffff;
+        t.valid[w] = (info >> 24) & 1;
+        t.dirty[w] = (info >> 25) & 1;
+        t.pinned[w] = (info >> 26) & 1;
+        t.eligible[w] = (info >> 27) & 1;
+      }
+      t.set = static_cast<uint32_t>(q.get(112, 1));
+      t.tag = static_cast<uint32_t>(q.get(113, 4));
+      questions_.push_back(t);
+      if (const auto way = trap_answer_(t)) pending_answers_.push_back({cycles_ + trap_latency_, t.tag, *way});
+    }
     top_->clk_i = 1;
     top_->eval();
     drive_axi_slave_pins(*top_, mem_.drive());
+    top_->trap_rsp_valid_i = 0;
+    if (!pending_answers_.empty() && pending_answers_.front()[0] <= cycles_) {
+      top_->trap_rsp_valid_i = 1;
+      top_->trap_rsp_tag_i = static_cast<uint8_t>(pending_answers_.front()[1]);
+      top_->trap_rsp_way_i = static_cast<uint8_t>(pending_answers_.front()[2]);
+      pending_answers_.pop_front();
+    }
     top_->req_valid_i = !queue_.empty();
     if (!queue_.empty()) {
       for (unsigned w = 0; w < queue_.front().words().size(); ++w) top_->req_i[w] = queue_.front().words()[w];
@@ -411,6 +466,112 @@ TEST_CASE("cache: random replacement reaches every eligible way, never a pinned 
   }
   CHECK(evictions_of_way.count(0) == 0);
   REQUIRE(b.call(kRead, pinned).data == b.expect_.at(pinned));
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+// Software-assisted eviction (docs/eviction.md): the agent names the way; the cache
+// re-checks it, falls back to tree-PLRU on a wrong answer or none, and asks only when
+// the set has no empty way.
+TEST_CASE("cache: trap mode asks the agent, evicts the way it names, and says what the set "
+          "holds", "[cache][eviction]") {
+  CacheBench b(31);
+  b.set_policy(EvictPolicy::Trap);
+  const uint32_t A = in_set(0, 0), B = in_set(0, 1), C = in_set(0, 2), D = in_set(0, 3),
+                 E = in_set(0, 4);
+  uint32_t victim_qpn = B;
+  b.trap_agent(10, [&](const CacheBench::TrapQuestion &q) -> std::optional<uint32_t> {
+    for (uint32_t w = 0; w < kWays; ++w) {
+      if (q.qpn[w] == victim_qpn) return w;
+    }
+    return std::nullopt;
+  });
+  for (uint32_t q : {A, B, C, D}) b.call(kRead, q);  // empty ways: nobody is asked
+  CHECK(b.questions_.empty());
+  const uint64_t before = b.cycles_;
+  b.call(kRead, E);
+  const uint64_t trap_miss = b.cycles_ - before;
+  REQUIRE(b.questions_.size() == 1);
+  const auto &q = b.questions_[0];
+  CHECK(q.set == 0);
+  CHECK(q.qpn == std::array<uint32_t, kWays>{A, B, C, D});  // fills took ways 0..3
+  for (uint32_t w = 0; w < kWays; ++w) {
+    CHECK(q.valid[w]);
+    CHECK_FALSE(q.dirty[w]);
+    CHECK_FALSE(q.pinned[w]);
+    CHECK(q.eligible[w]);
+  }
+  const uint64_t misses = b.counts_[kMisses];
+  for (uint32_t x : {A, C, D, E}) b.call(kRead, x);
+  CHECK(b.counts_[kMisses] == misses);  // B went, as the agent said
+  // The same miss under PLRU, to see what the question cost: the agent's 10 cycles and
+  // a few of the cache's own (the decision latency, docs/eviction.md).
+  b.set_policy(EvictPolicy::Plru);
+  const uint64_t plru_before = b.cycles_;
+  b.call(kRead, B);
+  const uint64_t plru_miss = b.cycles_ - plru_before;
+  INFO("trap miss " << trap_miss << " cycles, PLRU miss " << plru_miss);
+  CHECK(trap_miss >= plru_miss + 10);
+  CHECK(trap_miss <= plru_miss + 10 + 8);
+  // The counter of open-question cycles says the same: the agent's 10 and a few more.
+  CHECK(b.trap_busy_ >= 10);
+  CHECK(b.trap_busy_ <= 10 + 8);
+  CHECK(b.trap_counts_ == std::array<uint64_t, 4>{1, 0, 0, 0});
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+TEST_CASE("cache: trap mode rejects an answer naming a pinned way, times out on silence, "
+          "drops a late answer", "[cache][eviction]") {
+  CacheBench b(32);
+  b.set_policy(EvictPolicy::Trap);
+  b.set_trap_timeout(100);
+  const uint32_t A = in_set(0, 0), B = in_set(0, 1), C = in_set(0, 2), D = in_set(0, 3);
+  enum { kPinnedWay, kSilent, kLate } mode = kPinnedWay;
+  b.trap_agent(5, [&](const CacheBench::TrapQuestion &q) -> std::optional<uint32_t> {
+    if (mode == kSilent) return std::nullopt;
+    for (uint32_t w = 0; w < kWays; ++w) {
+      if (q.pinned[w]) return w;
+    }
+    return 0u;
+  });
+  for (uint32_t x : {A, B, C, D}) b.call(kRead, x);
+  REQUIRE(b.call(kPin, A).status == kOk);
+  // A wrong answer: the pinned way. Re-checked, rejected, PLRU's choice taken instead.
+  b.call(kRead, in_set(0, 4));
+  CHECK(b.trap_counts_ == std::array<uint64_t, 4>{1, 0, 1, 0});
+  REQUIRE(b.call(kRead, A).data == b.expect_.at(A));
+  // Silence: after the 100-cycle timeout, PLRU's choice.
+  mode = kSilent;
+  const uint64_t misses = b.counts_[kMisses];
+  uint64_t start = b.cycles_;
+  b.call(kRead, in_set(0, 5));
+  CHECK(b.cycles_ - start >= 100);
+  CHECK(b.counts_[kMisses] == misses + 1);
+  CHECK(b.trap_counts_ == std::array<uint64_t, 4>{2, 1, 1, 0});
+  // A late answer (after the timeout) is dropped and changes nothing.
+  mode = kLate;
+  b.trap_latency_ = 150;
+  start = b.cycles_;
+  b.call(kRead, in_set(0, 6));
+  CHECK(b.cycles_ - start >= 100);
+  for (int i = 0; i < 100; ++i) b.tick();
+  CHECK(b.trap_counts_ == std::array<uint64_t, 4>{3, 2, 1, 1});
+  REQUIRE(b.call(kRead, A).data == b.expect_.at(A));  // the pinned line never went
+  CHECK(b.counts_[kMisses] == misses + 2);
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+TEST_CASE("cache: trap mode with no agent falls back to PLRU at once after one question",
+          "[cache][eviction]") {
+  CacheBench b(33);
+  b.set_policy(EvictPolicy::Trap);
+  b.set_trap_timeout(50);
+  for (uint32_t k = 0; k < 12; ++k) {
+    REQUIRE(b.call(kRead, in_set(0, k)).data == b.expect_.at(in_set(0, k)));
+  }
+  // The first question is never taken: it times out; the 7 later misses do not wait.
+  CHECK(b.trap_counts_[0] == 1);
+  CHECK(b.trap_counts_[1] == 8);
+  CHECK(b.counts_[kMisses] == 12);
   CHECK_FALSE(b.ctx_->gotError());
 }
 

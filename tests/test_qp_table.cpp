@@ -72,26 +72,32 @@ TEST_CASE("CSRs: identity, geometry, QPN_LIMIT clamp, unmapped offsets", "[qp_ta
   CHECK(counter(env, "csr_refused") == 3);
 }
 
-TEST_CASE("CSRs: EVICT_POLICY takes PLRU, LRU and random, refuses anything else",
-          "[qp_table][eviction]") {
+TEST_CASE("CSRs: EVICT_POLICY takes the four policies and refuses anything else, "
+          "EVICT_TRAP_TIMEOUT keeps 16 bits", "[qp_table][eviction]") {
   QpmEnv env(tiny(3));
   CHECK(env.read_csr(csr::kEvictPolicy) == 0);  // tree-PLRU out of reset
-  for (uint32_t p : {1u, 2u, 0u}) {
+  for (uint32_t p : {1u, 2u, 3u, 0u}) {
     env.write_csr(csr::kEvictPolicy, p);
     CHECK(env.read_csr(csr::kEvictPolicy) == p);
   }
   env.write_csr(csr::kEvictPolicy, 1);
-  // The trap mode is not built yet; 4 and above are no policy: SLVERR, counted, unchanged.
-  for (uint32_t p : {3u, 4u, 0x101u, 0xffffffffu}) {
+  // 4 and above are no policy: SLVERR, counted, unchanged.
+  for (uint32_t p : {4u, 0x101u, 0xffffffffu}) {
     INFO("policy " << p);
     CHECK_THROWS(env.write_csr(csr::kEvictPolicy, p));
     CHECK(env.read_csr(csr::kEvictPolicy) == 1);
   }
-  CHECK(counter(env, "csr_refused") == 4);
-  // Byte strobes: a write of byte 1 only leaves the value 1 as it is (bytes 1..3 are 0).
+  CHECK(counter(env, "csr_refused") == 3);
+  // Byte strobes: byte 1 alone would make 0x201, no policy: refused too.
   CHECK_THROWS(env.write_csr(csr::kEvictPolicy, 0x0200, 0x2));
   CHECK(env.read_csr(csr::kEvictPolicy) == 1);
-  CHECK(counter(env, "csr_refused") == 5);
+  CHECK(counter(env, "csr_refused") == 4);
+  // The trap timeout: 256 out of reset, 16 bits, byte strobes honoured.
+  CHECK(env.read_csr(csr::kEvictTrapTimeout) == 256);
+  env.write_csr(csr::kEvictTrapTimeout, 0xabcd1234u);
+  CHECK(env.read_csr(csr::kEvictTrapTimeout) == 0x1234);
+  env.write_csr(csr::kEvictTrapTimeout, 0x5600, 0x2);
+  CHECK(env.read_csr(csr::kEvictTrapTimeout) == 0x5634);
 }
 
 TEST_CASE("a QP's context survives eviction bit for bit", "[qp_table]") {

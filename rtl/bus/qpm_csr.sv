@@ -50,6 +50,7 @@ module qpm_csr #(
   output logic [63:0]            qpt_base_o,      // directory base, 8-byte aligned
   output logic [31:0]            qpn_limit_o,     // QPNs at or above are refused
   output logic [1:0]             evict_policy_o,  // 0 = tree-PLRU
+  output logic [15:0]            trap_timeout_o,  // cycles a trap question may wait
   // some directory entry is mapped: QPT_BASE and QPN_LIMIT are read-only (SPEC §3.2)
   input  logic                   table_locked_i,
   // event counters: bit i adds one to counter i this cycle
@@ -63,6 +64,7 @@ module qpm_csr #(
   localparam logic [9:0] WordQptBaseHi   = 10'h003;
   localparam logic [9:0] WordQpnLimit    = 10'h004;
   localparam logic [9:0] WordEvictPolicy = 10'h005;
+  localparam logic [9:0] WordTrapTimeout = 10'h006;
   localparam int unsigned CntWordBase    = 16;  // HITS at 0x040
 
   localparam logic [31:0] IdValue = 32'h5150_4d31;  // "QPM1"
@@ -94,11 +96,9 @@ module qpm_csr #(
     merge_bytes = (old_v & ~mask) | (new_v & mask);
   endfunction
 
-  // EVICT_POLICY values the cache implements (docs/eviction.md); the trap mode is not
-  // built yet.
+  // EVICT_POLICY values (docs/eviction.md): all four codes of qpm_pkg::Evict*.
   function automatic logic policy_supported(input logic [31:0] v);
-    policy_supported = v == 32'(qpm_pkg::EvictPlru) || v == 32'(qpm_pkg::EvictLru)
-                    || v == 32'(qpm_pkg::EvictRandom);
+    policy_supported = v < 32'd4;
   endfunction
 
   // ---------------------------------------------------------------------------------
@@ -107,6 +107,7 @@ module qpm_csr #(
   logic [63:3]               qpt_base_q, qpt_base_d;
   logic [31:0]               qpn_limit_q, qpn_limit_d;
   logic [1:0]                policy_q, policy_d;
+  logic [15:0]               trap_timeout_q, trap_timeout_d;
   logic [AllCounters*32-1:0] cnt_q, cnt_d;
   logic                      table_write_refused;
 
@@ -172,12 +173,15 @@ module qpm_csr #(
   end
 
   // Register writes, after the byte strobes.
-  logic [31:0] base_lo_new, base_hi_new, limit_new, policy_new;
+  logic [31:0] base_lo_new, base_hi_new, limit_new, policy_new, timeout_new;
   logic        wr_counter;
   assign base_lo_new = merge_bytes({qpt_base_q[31:3], 3'b000}, wr_data, wr_mask);
   assign base_hi_new = merge_bytes(qpt_base_q[63:32], wr_data, wr_mask);
   assign limit_new   = merge_bytes(qpn_limit_q, wr_data, wr_mask);
   assign policy_new  = merge_bytes({30'd0, policy_q}, wr_data, wr_mask);
+  assign timeout_new = merge_bytes({16'd0, trap_timeout_q}, wr_data, wr_mask);
+  logic [15:0] unused_timeout_hi;   // EVICT_TRAP_TIMEOUT is 16 bits
+  assign unused_timeout_hi = timeout_new[31:16];
   assign wr_counter  = (32'(wr_word) >= CntWordBase) &&
                        (32'(wr_word) < CntWordBase + AllCounters);
 
@@ -185,6 +189,7 @@ module qpm_csr #(
     qpt_base_d  = qpt_base_q;
     qpn_limit_d = qpn_limit_q;
     policy_d    = policy_q;
+    trap_timeout_d = trap_timeout_q;
     bresp_d     = bresp_q;
     table_write_refused = 1'b0;
     if (wr_fire) begin
@@ -216,6 +221,8 @@ module qpm_csr #(
             table_write_refused = 1'b1;
           end
         end
+        // 16 bits; the upper half is ignored (reads back 0).
+        WordTrapTimeout: trap_timeout_d = timeout_new[15:0];
         default: begin
           // counters are read-only; everything else is outside the map
           if (!wr_counter) bresp_d = RespSlvErr;
@@ -260,6 +267,7 @@ module qpm_csr #(
       WordQptBaseHi:   rd_value = qpt_base_q[63:32];
       WordQpnLimit:    rd_value = qpn_limit_q;
       WordEvictPolicy: rd_value = {30'd0, policy_q};
+      WordTrapTimeout: rd_value = {16'd0, trap_timeout_q};
       default: begin
         rd_mapped = 1'b0;
         for (int i = 0; i < AllCounters; i++) begin
@@ -292,6 +300,7 @@ module qpm_csr #(
       qpt_base_q  <= '0;
       qpn_limit_q <= '0;
       policy_q    <= PolicyPlru;
+      trap_timeout_q <= 16'd256;
       cnt_q       <= '0;
       aw_hold_q   <= 1'b0;
       aw_word_q   <= '0;
@@ -307,6 +316,7 @@ module qpm_csr #(
       qpt_base_q  <= qpt_base_d;
       qpn_limit_q <= qpn_limit_d;
       policy_q    <= policy_d;
+      trap_timeout_q <= trap_timeout_d;
       cnt_q       <= cnt_d;
       aw_hold_q   <= aw_hold_d;
       aw_word_q   <= aw_word_d;
@@ -330,6 +340,7 @@ module qpm_csr #(
   assign qpt_base_o     = {qpt_base_q, 3'b000};
   assign qpn_limit_o    = qpn_limit_q;
   assign evict_policy_o = policy_q;
+  assign trap_timeout_o = trap_timeout_q;
 
   // Byte-address bits below the word and the masked-off bits of QPT_BASE_LO.
   logic unused_csr;
@@ -349,6 +360,5 @@ module qpm_csr #(
   // The register rules hold whatever was written.
   `QPM_ASSERT(QptBaseAligned_A, qpt_base_o[2:0] == 3'b000)
   `QPM_ASSERT(QpnLimitClamped_A, qpn_limit_o <= MaxQpnLimit)
-  `QPM_ASSERT(PolicySupported_A, policy_supported(32'(evict_policy_o)))
 
 endmodule

@@ -64,6 +64,9 @@ module qpm_mshr_file #(
   output logic                    status_fatal_o,  // ... whose QPC read failed first
   // victim choice for the scheduled register's set
   output logic [SetW-1:0]         vict_set_o,
+  output logic                    vict_step_o,     // scheduled in MVictim: vict_mshr_o
+  output logic [MshrW-1:0]        vict_mshr_o,
+  output logic [Mshrs-1:0]        in_victim_o,     // registers in MVictim
   input  logic                    vict_found_i,
   input  logic [WayW-1:0]         vict_way_i,
   input  logic                    vict_valid_i,    // the chosen way holds a QPC ...
@@ -220,7 +223,10 @@ module qpm_mshr_file #(
   mshr_e s_state;
   assign s_state        = m_state_q[sched];
   assign vict_set_o     = m_qpn_q[sched][SetW-1:0];
-  assign reserve_o      = sched_any && s_state == MVictim && vict_found_i;
+  assign vict_step_o    = sched_any && s_state == MVictim;
+  assign vict_mshr_o    = sched;
+  always_comb for (int unsigned m = 0; m < Mshrs; m++) in_victim_o[m] = m_state_q[m] == MVictim;
+  assign reserve_o      = vict_step_o && vict_found_i;
   assign reserve_line_o = line_of(vict_set_o, vict_way_i);
   assign wbread_o       = sched_any && s_state == MWbRead;
   assign wbread_line_o  = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);

@@ -25,7 +25,10 @@ module qpm_qpc_cache #(
   parameter int unsigned ParkDepth  = 2 * Mshrs,  // requests waiting on fills
   parameter int unsigned WbDepth    = 2,          // write-back buffer entries
   parameter int unsigned MemIdW     = 4,
-  localparam int unsigned DirIdxW   = (DirEntries > 1) ? $clog2(DirEntries) : 1
+  localparam int unsigned DirIdxW   = (DirEntries > 1) ? $clog2(DirEntries) : 1,
+  localparam int unsigned WayWidth  = (Ways > 1) ? $clog2(Ways) : 1,
+  localparam int unsigned TrapReqW  = 4 + ((Sets > 1) ? $clog2(Sets) : 1)
+                                    + Ways * (qpm_pkg::QpnW + 4)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -33,6 +36,16 @@ module qpm_qpc_cache #(
   input  logic [63:0]           qpt_base_i,
   input  logic [31:0]           qpn_limit_i,
   input  logic [1:0]            evict_policy_i,   // qpm_pkg::Evict* (docs/eviction.md)
+  input  logic [15:0]           trap_timeout_i,   // cycles a trap question may wait
+  // the eviction-trap port (qpm_evict_trap), and its counters: questions, timeouts,
+  // answers rejected, answers dropped, cycles with a question open
+  output logic                  trap_req_valid_o,
+  input  logic                  trap_req_ready_i,
+  output logic [TrapReqW-1:0]   trap_req_o,
+  input  logic                  trap_rsp_valid_i,
+  input  logic [3:0]            trap_rsp_tag_i,
+  input  logic [WayWidth-1:0]   trap_rsp_way_i,
+  output logic [4:0]            trap_cnt_o,
   // QPC-access requests and responses
   input  logic                  req_valid_i,
   output logic                  req_ready_o,
@@ -103,8 +116,11 @@ module qpm_qpc_cache #(
   logic [Ways*(Ways-1)/2-1:0] vict_lru;
   logic [WayW-1:0]  rand_way;
   logic [Ways*TagW-1:0] vict_tags;
-  logic             vict_found;
-  logic [WayW-1:0]  vict_way;
+  logic             vict_found, sel_found, vict_step;
+  logic [WayW-1:0]  vict_way, sel_way;
+  logic [Ways-1:0]  vict_eligible;
+  logic [MshrW-1:0] vict_mshr;
+  logic [Mshrs-1:0] in_victim;
   logic [LineW-1:0] scan_line;
   logic             scan_valid, scan_dirty;
   logic [QpnW-1:0]  scan_qpn;
@@ -234,8 +250,40 @@ module qpm_qpc_cache #(
     .plru_i     (vict_plru),
     .lru_i      (vict_lru),
     .rand_i     (rand_way),
-    .found_o    (vict_found),
-    .way_o      (vict_way)
+    .found_o    (sel_found),
+    .way_o      (sel_way),
+    .eligible_o (vict_eligible)
+  );
+
+  qpm_evict_trap #(
+    .Sets  (Sets),
+    .Ways  (Ways),
+    .Mshrs (Mshrs)
+  ) u_trap (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .policy_i    (evict_policy_i),
+    .timeout_i   (trap_timeout_i),
+    .step_i      (vict_step),
+    .step_mshr_i (vict_mshr),
+    .set_i       (vict_set),
+    .in_victim_i (in_victim),
+    .valid_i     (vict_valid),
+    .dirty_i     (vict_dirty),
+    .pinned_i    (vict_pinned),
+    .eligible_i  (vict_eligible),
+    .tags_i      (vict_tags),
+    .sel_found_i (sel_found),
+    .sel_way_i   (sel_way),
+    .found_o     (vict_found),
+    .way_o       (vict_way),
+    .req_valid_o (trap_req_valid_o),
+    .req_ready_i (trap_req_ready_i),
+    .req_o       (trap_req_o),
+    .rsp_valid_i (trap_rsp_valid_i),
+    .rsp_tag_i   (trap_rsp_tag_i),
+    .rsp_way_i   (trap_rsp_way_i),
+    .cnt_o       (trap_cnt_o)
   );
 
   qpm_mshr_file #(
@@ -271,6 +319,9 @@ module qpm_qpc_cache #(
     .status_o          (replay_status),
     .status_fatal_o    (replay_fatal),
     .vict_set_o        (vict_set),
+    .vict_step_o       (vict_step),
+    .vict_mshr_o       (vict_mshr),
+    .in_victim_o       (in_victim),
     .vict_found_i      (vict_found),
     .vict_way_i        (vict_way),
     .vict_valid_i      (vict_valid[vict_way]),

@@ -24,13 +24,15 @@ module qpm_victim_select #(
   input  logic [LruW-1:0] lru_i,       // pair (a, b), a < b: set if a is the more recent
   input  logic [WayW-1:0] rand_i,
   output logic            found_o,
-  output logic [WayW-1:0] way_o
+  output logic [WayW-1:0] way_o,
+  output logic [Ways-1:0] eligible_o   // the ways a miss may take now
 );
 
   logic [Ways-1:0] eligible, empty;
   assign eligible = ~reserved_i & ~(valid_i & pinned_i) & ~exclude_i;
   assign empty    = eligible & ~valid_i;
   assign found_o  = eligible != '0;
+  assign eligible_o = eligible;
 
   logic            plru_found;
   logic [WayW-1:0] plru_way;

@@ -125,6 +125,13 @@ class Dut {
   virtual bool cqe_ready() const = 0;
   virtual BitVec cqe() const = 0;
   virtual bool flush_busy() const = 0;
+  // The eviction trap (docs/eviction.md): the question {tag 4, set, per way {eligible,
+  // pinned, dirty, valid, qpn 24}} of evict_req_bits() bits, and the answer.
+  virtual bool evict_req_valid() const = 0;
+  virtual BitVec evict_req() const = 0;
+  virtual void set_evict_req_ready(bool v) = 0;
+  virtual void set_evict_rsp(bool valid, uint32_t tag, uint32_t way) = 0;
+  virtual unsigned evict_req_bits() const = 0;
   // Backdoor: CQEs waiting in the CQE FIFO (the one on the port included).
   virtual unsigned cqe_fifo_count() const = 0;
   // Probes (simulation only), sampled before the edge: the QPN of a doorbell the QP

@@ -17,7 +17,8 @@ const std::vector<const char *> kCounterNames = {
     "drop_count",   "drop_stale",    "drop_mem_err",  "db_refused",  "events",
     "cqes",         "wqes_flushed",  "flush_overflows", "wb_retries",
     "fatal_overflows", "ev_qp_fatal", "ev_qp_req_err", "ev_qp_access_err", "ev_comm_est",
-    "ev_sq_drained", "ev_port_err",  "eq_high_water", "pf_qpcs_read",  "pf_qps_moved"};
+    "ev_sq_drained", "ev_port_err",  "eq_high_water", "pf_qpcs_read",  "pf_qps_moved",
+    "trap_requests", "trap_timeouts", "trap_rejected", "trap_dropped", "trap_busy_cycles"};
 
 size_t counter_index(const std::string &name) {
   for (size_t i = 0; i < kCounterNames.size(); ++i) {
@@ -103,6 +104,11 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   tb_.add(&cqe_sink_);
   tb_.add(&streams_);
   tb_.add(&housekeeping_);
+  if (opt.evict_policy == 3) {
+    trap_agent_ = std::make_unique<TrapAgent>(opt.trap, tb_.config().params.sets,
+                                              tb_.config().params.ways);
+    tb_.add(trap_agent_.get());
+  }
   memory_.set_observer([this](char dir, uint64_t addr, bool error, uint32_t id) {
     const bool directory = addr >= kQptBase && addr < kQptBase + uint64_t{model_.config().dir_entries} * 8;
     if (dir == 'R') {
@@ -139,6 +145,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   write_csr(csr::kQptBaseLo, static_cast<uint32_t>(kQptBase));
   write_csr(csr::kQptBaseHi, static_cast<uint32_t>(kQptBase >> 32));
   write_csr(csr::kQpnLimit, cfg.qpn_limit);
+  if (opt.trap_timeout != 0) write_csr(csr::kEvictTrapTimeout, opt.trap_timeout);
   if (opt.evict_policy != 0) write_csr(csr::kEvictPolicy, opt.evict_policy);
   if (opt.map_all_pages) {
     std::vector<uint32_t> all;

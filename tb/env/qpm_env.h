@@ -25,7 +25,9 @@
 #include "scoreboard.h"
 #include "stream_agents.h"
 #include "stream_checker.h"
+#include "trap_agent.h"
 #include "testbench.h"
+#include "trap_agent.h"
 
 namespace qpm {
 
@@ -37,6 +39,7 @@ constexpr uint32_t kQptBaseLo = 0x008;
 constexpr uint32_t kQptBaseHi = 0x00c;
 constexpr uint32_t kQpnLimit = 0x010;
 constexpr uint32_t kEvictPolicy = 0x014;
+constexpr uint32_t kEvictTrapTimeout = 0x018;
 constexpr uint32_t kCounters = 0x040;  // kCounterNames order, 4 bytes each
 }  // namespace csr
 // The counter names in register order (docs/qp-table.md): the cache's, the CSR block's
@@ -74,6 +77,8 @@ struct EnvOptions {
   bool map_all_pages = true;        // MAP_PAGE every directory entry below QPN_LIMIT at start
   uint32_t qpn_limit = 0;           // QPN_LIMIT to program (0: the configuration's, 4096)
   uint32_t evict_policy = 0;        // EVICT_POLICY to program (0, tree-PLRU, is not written)
+  TrapAgentOptions trap;            // the eviction-trap agent (attached under policy 3)
+  uint32_t trap_timeout = 0;        // EVICT_TRAP_TIMEOUT to program (0: the reset 256)
   AxiMemoryOptions mem;
 };
 
@@ -182,6 +187,7 @@ class QpmEnv {
   DpScoreboard &dp_scoreboard() { return dp_scoreboard_; }
   EventChecker &events() { return events_; }
   CqeChecker &cqes() { return cqes_; }
+  const TrapAgent *trap_agent() const { return trap_agent_.get(); }
   const DoorbellTracker &doorbells() const { return doorbells_; }
   StreamSink &dp_response_sink() { return dp_sink_; }
   StreamSink &eqe_sink() { return eqe_sink_; }
@@ -259,6 +265,7 @@ class QpmEnv {
   StreamMonitor db_monitor_;
   StreamSink eqe_sink_;
   StreamSink cqe_sink_;
+  std::unique_ptr<TrapAgent> trap_agent_;  // under EVICT_POLICY = trap only
   StreamChecker streams_;
   Housekeeping housekeeping_;
   MemoryTraffic traffic_;

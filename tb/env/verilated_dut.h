@@ -28,6 +28,8 @@ class VerilatedDut : public Dut {
     top_->db_valid_i = 0;
     top_->eqe_ready_i = 1;
     top_->cqe_ready_i = 1;
+    top_->evict_req_ready_i = 0;  // no eviction-trap agent unless one is attached
+    top_->evict_rsp_valid_i = 0;
   }
   ~VerilatedDut() override { close_trace(); }
 
@@ -68,6 +70,19 @@ class VerilatedDut : public Dut {
   bool cqe_ready() const override { return top_->cqe_ready_i; }
   BitVec cqe() const override { return copy_out(top_->cqe_o, kCqeBits); }
   bool flush_busy() const override { return top_->flush_busy_o; }
+  unsigned evict_req_bits() const override {
+    unsigned set_bits = 0;
+    while ((1u << set_bits) < sets_) ++set_bits;
+    return 4 + set_bits + ways_ * 28;
+  }
+  bool evict_req_valid() const override { return top_->evict_req_valid_o; }
+  BitVec evict_req() const override { return copy_out(top_->evict_req_o, evict_req_bits()); }
+  void set_evict_req_ready(bool v) override { top_->evict_req_ready_i = v; }
+  void set_evict_rsp(bool valid, uint32_t tag, uint32_t way) override {
+    top_->evict_rsp_valid_i = valid;
+    top_->evict_rsp_tag_i = tag;
+    top_->evict_rsp_way_i = way;
+  }
   unsigned cqe_fifo_count() const override {
     return top_->rootp->qpm_top__DOT__u_dp_front__DOT__u_cqe_fifo__DOT__count_q;
   }

@@ -42,7 +42,12 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
   app.add_flag("--mem-reorder", o.mem_reorder, "memory answers out of order across AXI IDs");
   app.add_option("--evict-policy", o.evict_policy,
                  "the QP cache's replacement policy, written to EVICT_POLICY")
-      ->check(CLI::IsMember({"plru", "lru", "random"}))
+      ->check(CLI::IsMember({"plru", "lru", "random", "trap"}))
+      ->capture_default_str();
+  app.add_option("--trap-latency", o.trap_latency,
+                 "trap: cycles the eviction-trap agent takes to answer (it also answers a "
+                 "wrong way 10% of the time and never 5%)")
+      ->check(CLI::Range(0u, 100000u))
       ->capture_default_str();
   app.add_flag("--mem-interleave", o.mem_interleave,
                "memory interleaves the R beats of bursts with different IDs");
@@ -121,6 +126,7 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
       o.mem_write_error_rate, o.dp_rate, o.db_rate, o.dp_illegal_rate, o.dp_idle, o.dp_rsp_stall, o.eqe_stall, o.cqe_stall);
   if (o.mem_reorder) line += " --mem-reorder";
   if (o.evict_policy != "plru") line += " --evict-policy " + o.evict_policy;
+  if (o.evict_policy == "trap") line += fmt::format(" --trap-latency {}", o.trap_latency);
   if (o.mem_interleave) line += " --mem-interleave";
   if (o.mem_aw_waits_for_w) line += " --mem-aw-waits-for-w";
   return line;
@@ -142,7 +148,10 @@ EnvOptions env_options(const SimOptions &o) {
   e.mem.reorder = o.mem_reorder;
   e.evict_policy = o.evict_policy == "lru"      ? static_cast<uint32_t>(EvictPolicy::Lru)
                    : o.evict_policy == "random" ? static_cast<uint32_t>(EvictPolicy::Random)
+                   : o.evict_policy == "trap"   ? static_cast<uint32_t>(EvictPolicy::Trap)
                                                 : static_cast<uint32_t>(EvictPolicy::Plru);
+  e.trap.latency = o.trap_latency;
+  e.trap.seed = o.seed ^ 0x7a9;
   e.mem.interleave = o.mem_interleave;
   e.mem.aw_waits_for_w = o.mem_aw_waits_for_w;
   e.mem.backpressure = o.mem_backpressure;

@@ -29,7 +29,8 @@ struct SimOptions {
   double csr_stall = 0.0;
   std::string mem_latency = "20:60";
   bool mem_reorder = false;
-  std::string evict_policy = "plru";  // plru, lru or random (docs/eviction.md)
+  std::string evict_policy = "plru";  // plru, lru, random or trap (docs/eviction.md)
+  uint32_t trap_latency = 20;          // trap: the agent's answer latency in cycles
   bool mem_interleave = false;
   bool mem_aw_waits_for_w = false;
   double mem_backpressure = 0.0;
