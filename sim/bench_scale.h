@@ -11,7 +11,7 @@ namespace qpm::bench {
 
 struct ScaleOptions {
   std::string config = "default";
-  std::vector<uint32_t> active_qps = {1, 16, 64, 256, 1024, 4096};
+  std::vector<uint32_t> active_qps = {1, 16, 64, 256, 1024, 4096, 16384, 65536};
   std::vector<uint32_t> mem_latencies = {100, 1000};
   std::vector<std::string> policies = {"plru", "lru", "random", "trap"};
   uint32_t trap_latency = 20;  // the agent's answer latency (it always answers, rightly)
