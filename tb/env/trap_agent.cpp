@@ -11,7 +11,9 @@ TrapAgent::TrapAgent(const TrapAgentOptions &opt, unsigned sets, unsigned ways)
 
 void TrapAgent::before_edge(Dut &dut) {
   ++cycle_;
-  if (!(dut.evict_req_valid())) return;  // ready is always high: a question is taken now
+  // Ready is high from the first cycle after reset on: a question is taken when valid
+  // meets it (before that, a valid question waits and is seen again).
+  if (!ready_ || !dut.evict_req_valid()) return;
   const BitVec q = dut.evict_req();
   ++questions_;
   // {tag 4, set, per way from way 0 in the low bits: {eligible, pinned, dirty, valid, qpn}}
@@ -38,6 +40,7 @@ void TrapAgent::before_edge(Dut &dut) {
 
 void TrapAgent::after_edge(Dut &dut) {
   dut.set_evict_req_ready(true);
+  ready_ = true;
   if (!answers_.empty() && answers_.front().due <= cycle_) {
     dut.set_evict_rsp(true, answers_.front().tag, answers_.front().way);
     answers_.pop_front();

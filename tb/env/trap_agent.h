@@ -40,6 +40,7 @@ class TrapAgent : public TbExtension {
   std::mt19937_64 rng_;
   std::deque<Answer> answers_;
   uint64_t cycle_ = 0, questions_ = 0, wrong_ = 0, silent_ = 0;
+  bool ready_ = false;  // what it drove on evict_req_ready for this cycle
 };
 
 }  // namespace qpm
