@@ -41,7 +41,6 @@ module qpm_evict_trap #(
   input  logic                 step_i,
   input  logic [MshrW-1:0]     step_mshr_i,
   input  logic [SetW-1:0]      set_i,
-  input  logic [Mshrs-1:0]     in_victim_i,   // registers in MVictim
   // that set's lines and the selector's choice (empty first, else tree-PLRU under trap)
   input  logic [Ways-1:0]      valid_i,
   input  logic [Ways-1:0]      dirty_i,
@@ -125,8 +124,9 @@ module qpm_evict_trap #(
         answered_q <= 1'b1;
         ans_way_q  <= rsp_way_i;
       end
-      // Done, or its register left MVictim some other way: the slot frees.
-      if (done || (busy_q && !in_victim_i[mshr_q])) begin
+      // The slot frees when its register takes a way: on its answer or timeout, or by
+      // the selector's choice if the policy changed meanwhile (MVictim has no other exit).
+      if (done || (step_i && mine && found_o)) begin
         busy_q     <= 1'b0;
         answered_q <= 1'b0;
       end

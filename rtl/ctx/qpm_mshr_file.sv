@@ -66,7 +66,6 @@ module qpm_mshr_file #(
   output logic [SetW-1:0]         vict_set_o,
   output logic                    vict_step_o,     // scheduled in MVictim: vict_mshr_o
   output logic [MshrW-1:0]        vict_mshr_o,
-  output logic [Mshrs-1:0]        in_victim_o,     // registers in MVictim
   input  logic                    vict_found_i,
   input  logic [WayW-1:0]         vict_way_i,
   input  logic                    vict_valid_i,    // the chosen way holds a QPC ...
@@ -225,7 +224,6 @@ module qpm_mshr_file #(
   assign vict_set_o     = m_qpn_q[sched][SetW-1:0];
   assign vict_step_o    = sched_any && s_state == MVictim;
   assign vict_mshr_o    = sched;
-  always_comb for (int unsigned m = 0; m < Mshrs; m++) in_victim_o[m] = m_state_q[m] == MVictim;
   assign reserve_o      = vict_step_o && vict_found_i;
   assign reserve_line_o = line_of(vict_set_o, vict_way_i);
   assign wbread_o       = sched_any && s_state == MWbRead;
@@ -271,8 +269,7 @@ module qpm_mshr_file #(
   assign cnt_dir_hit_o     = cnt_walk_o && walk_hit;
   assign cnt_unmapped_o    = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
                           && !mem_rsp_word_i[0];
-  assign cnt_victim_wait_o = sched_any && s_state == MVictim && !vict_found_i
-                          && !m_waited_q[sched];
+  assign cnt_victim_wait_o = vict_step_o && !vict_found_i && !m_waited_q[sched];
 
   logic unused_word;   // a directory entry: valid in bit 0, the page in 63:12
   assign unused_word = ^mem_rsp_word_i[11:1];

@@ -120,7 +120,6 @@ module qpm_qpc_cache #(
   logic [WayW-1:0]  vict_way, sel_way;
   logic [Ways-1:0]  vict_eligible;
   logic [MshrW-1:0] vict_mshr;
-  logic [Mshrs-1:0] in_victim;
   logic [LineW-1:0] scan_line;
   logic             scan_valid, scan_dirty;
   logic [QpnW-1:0]  scan_qpn;
@@ -267,7 +266,6 @@ module qpm_qpc_cache #(
     .step_i      (vict_step),
     .step_mshr_i (vict_mshr),
     .set_i       (vict_set),
-    .in_victim_i (in_victim),
     .valid_i     (vict_valid),
     .dirty_i     (vict_dirty),
     .pinned_i    (vict_pinned),
@@ -321,7 +319,6 @@ module qpm_qpc_cache #(
     .vict_set_o        (vict_set),
     .vict_step_o       (vict_step),
     .vict_mshr_o       (vict_mshr),
-    .in_victim_o       (in_victim),
     .vict_found_i      (vict_found),
     .vict_way_i        (vict_way),
     .vict_valid_i      (vict_valid[vict_way]),
