@@ -26,7 +26,7 @@
 // Free: the commands (cmd_valid_i, cmd_i; the unit's properties do not need the host to
 // keep the valid/ready rule), rsp_ready_i, ctx_req_ready_i (may depend on the request),
 // the answers' data and status (besides E2), answers of tag 1 (prefetches) at any time,
-// event_ready_i and qpn_limit_i.
+// event_ready_i, qpn_limit_i and reset_timeout_i.
 module qpm_cmd_unit_props #(
   parameter int unsigned PageBits    = 6,
   parameter int unsigned NumPorts    = 2,
@@ -36,6 +36,7 @@ module qpm_cmd_unit_props #(
   input logic              clk_i,
   input logic              rst_ni,
   input logic [31:0]       qpn_limit_i,
+  input logic [15:0]       reset_timeout_i,
   input logic              cmd_valid_i,
   input qpm_pkg::cmd_t     cmd_i,
   input logic              rsp_ready_i,
@@ -59,6 +60,7 @@ module qpm_cmd_unit_props #(
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .qpn_limit_i     (qpn_limit_i),
+    .reset_timeout_i (reset_timeout_i),
     .refused_o       (refused),
     .cmd_valid_i     (cmd_valid_i),
     .cmd_ready_o     (cmd_ready),

@@ -74,8 +74,9 @@ package qpm_pkg;
   // The QP context: 512 bits, 64 bytes little-endian in memory. The last field sits at
   // bit 0. Hardware-updated fields first, software-set fields last.
   typedef struct packed {
-    logic [6:0]  reserved;
+    logic [5:0]  reserved;
     // --- updated by hardware on its own
+    logic        quiesce;          // a reset waits for its DMAs: operations DROP (§10)
     logic        ev_fatal_port;    // the pending QP_FATAL's cause: PORT_FAULT (else memory)
     logic [4:0]  ev_pending;       // events raised, not yet in the EQ (qpm_pkg::EvBit*);
                                    // the lowest set bit leaves first (docs/events.md)
@@ -320,10 +321,11 @@ package qpm_pkg;
     DropAccess = 4'd8,   // UC: WRITE without REMOTE_WRITE
     DropNoWqe  = 4'd9,   // UC/UD: no receive WQE posted
     DropCount  = 4'd10,  // a count beyond what is outstanding (or a counter at its bound)
-    DropStale  = 4'd11,  // DMA_BEGIN/DMA_END of another epoch
-    DropMemErr = 4'd12   // the QPC could not be read (memory error): nothing changes
+    DropStale  = 4'd11,  // a token of an earlier incarnation (another epoch)
+    DropMemErr = 4'd12,  // the QPC could not be read (memory error): nothing changes
+    DropQuiesce = 4'd13  // the QP's reset waits for its DMAs (docs/reset.md)
   } dp_drop_e;
-  parameter int unsigned NumDropReasons = 13;
+  parameter int unsigned NumDropReasons = 14;
 
   typedef struct packed {
     logic [DpTagW-1:0] tag;
@@ -337,7 +339,8 @@ package qpm_pkg;
     logic [15:0]       wqes;    // RX_ACK
     logic [7:0]        reads;   // RX_ACK
     logic [1:0]        code;    // RX_NAK
-    logic [7:0]        epoch;   // DMA_BEGIN, DMA_END
+    logic [7:0]        epoch;   // the tokens: RX_RESP_DONE, RX_ACK, TIMEOUT, RNR_NAK,
+                                // RX_NAK, DMA_BEGIN, DMA_END (docs/reset.md)
   } dp_req_t;
 
   // A verdict and what the engines need from the QPC (taken before the operation; all

@@ -131,8 +131,10 @@ module qpm_top #(
   // QP_REQ_ERR, QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PORT_ERR), the EQ's high-water
   // mark, and PORT_FAULT's scan: QPCs read, QPs moved to ERR; then the eviction trap's
   // (docs/eviction.md): questions, timeouts, answers rejected, answers dropped, cycles
-  // with a question open.
-  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5;
+  // with a question open; last the resets' (docs/reset.md): DROPs QUIESCE (reason 13,
+  // after the others so that they keep their addresses), resets that waited for their
+  // DMAs, resets the timeout forced.
+  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5 + 2;
   if (qpm_pkg::CntWbRetries != qpm_pkg::NumCounters - 1) begin : gen_bad_counter_map
     $error("the cache's WB_RETRIES must be its last counter: qpm_top maps it at the end");
   end
@@ -144,15 +146,16 @@ module qpm_top #(
   logic                                          fatal_overflow, eq_hwm, pf_visit, pf_moved;
   logic [5:0]                                    ev_types;
   logic [4:0]                                    trap_counts;
-  logic [15:0]                                   trap_timeout;
+  logic [15:0]                                   trap_timeout, reset_timeout;
+  logic                                          reset_waited, reset_forced;
   logic                                          flush_busy;
   logic                                          table_mapped;
   logic        cmd_refused;
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
-    counts = {trap_counts, pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
+    counts = {reset_forced, reset_waited, dp_drops[qpm_pkg::DropQuiesce], trap_counts, pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
               cache_counts[qpm_pkg::CntWbRetries], flush_overflow, wqe_flushed, cqe_sent,
-              event_raised, db_refused, dp_drops[qpm_pkg::NumDropReasons-1:1],
+              event_raised, db_refused, dp_drops[qpm_pkg::DropMemErr:1],
               cache_counts[qpm_pkg::CntWbRetries-1:0]};
     counts[qpm_pkg::CntRefused] = cache_counts[qpm_pkg::CntRefused] | cmd_refused;
   end
@@ -182,6 +185,9 @@ module qpm_top #(
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .qpn_limit_i     (qpn_limit),
+    .reset_timeout_i (reset_timeout),
+    .reset_waited_o  (reset_waited),
+    .reset_forced_o  (reset_forced),
     .refused_o       (cmd_refused),
     .pf_visit_o      (pf_visit),
     .pf_moved_o      (pf_moved),
@@ -391,6 +397,7 @@ module qpm_top #(
     .qpn_limit_o      (qpn_limit),
     .evict_policy_o   (evict_policy),
     .trap_timeout_o   (trap_timeout),
+    .reset_timeout_o  (reset_timeout),
     .table_locked_i   (table_mapped),
     .counter_inc_i    (counts)
   );

@@ -64,6 +64,16 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
     fmt::print(" ({} delivered, {} owed when a reset stopped the flush)\n",
                env.cqes().delivered(), env.cqes().cut_off());
   }
+  if (o.reset_stress > 0.0) {
+    auto count = [&](const char *name) { return counters[qpm::counter_index(name)]; };
+    fmt::print("  resets      resets_waited={} resets_forced={} stale_dropped={} quiesce_dropped={} "
+               "(placed by the answers {}, judged after their QP's traffic {})\n",
+               count("resets_waited"), count("resets_forced"), count("drop_stale"),
+               count("drop_quiesce"), env.reset_fence().placed_by_answers(),
+               env.reset_fence().deferred());
+    fmt::print("  dma bursts  {} begun, {} ended, {} never ended\n", r.dma_begun, r.dma_ended,
+               r.dma_never);
+  }
   fmt::print("  mismatches  {}\n", sb.mismatches() + dp.mismatches() + env.events().mismatches() +
                                        env.cqes().mismatches());
   fmt::print("  cycles      {}\n", r.cycles);

@@ -1328,6 +1328,7 @@ TEST_CASE("responses carry the QPC fields from before the operation", "[datapath
   };
   auto tagged = [](DpRequest r, uint8_t tag) {
     r.tag = tag;
+    r.epoch = 1;  // the tokens carry this incarnation's epoch
     return r;
   };
   CHECK(m.datapath(tagged(tx(kQpn, MsgClass::Send, 4), 1)) ==
@@ -1349,8 +1350,9 @@ TEST_CASE("responses carry the QPC fields from before the operation", "[datapath
   // In ERR, a DROP still carries the fields.
   CHECK(m.datapath(tagged(rx(kQpn, MsgClass::Send, PktPos::Only, 0x101), 8)) ==
         expect(8, Verdict::Drop, DropReason::State, 0x101));
-  CHECK(m.datapath(tagged(dma(DpOp::DmaBegin, kQpn, 0), 9)) ==
-        expect(9, Verdict::Drop, DropReason::Stale, 0x204));
+  DpRequest stale = dma(DpOp::DmaBegin, kQpn, 0);
+  stale.tag = 9;
+  CHECK(m.datapath(stale) == expect(9, Verdict::Drop, DropReason::Stale, 0x204));
 
   // UD: no destination or path in the QPC.
   bring_to(m, 0x11, kUd, kRts);
@@ -1477,6 +1479,8 @@ TEST_CASE("every verdict and every drop reason is reached and counted", "[datapa
   expect(rx(kC, MsgClass::Send, PktPos::Only, 0, kQkey), Verdict::Drop, DropReason::NoWqe);
   expect(plain(DpOp::RxRespDone, kC), Verdict::Drop, DropReason::Count);
   expect(dma(DpOp::DmaBegin, kC, 9), Verdict::Drop, DropReason::Stale);
+  m.quiesce(kC);  // a reset of kC waits for its DMAs (docs/reset.md)
+  expect(tx(kC, MsgClass::Send), Verdict::Drop, DropReason::Quiesce);
   expect(rx(kD, MsgClass::Write, PktPos::Only, 0x100), Verdict::Drop, DropReason::Access);
   expect(rx(kE, MsgClass::Write, PktPos::Only, 0), Verdict::Drop, DropReason::State);
   expect(tx(0x7f, MsgClass::Send), Verdict::Drop, DropReason::NoQp);

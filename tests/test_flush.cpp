@@ -238,7 +238,11 @@ TEST_CASE("RESET and DESTROY during a flush stop it (an in-order prefix, then no
   }
   REQUIRE(env.ring(sq_db(q, 2)));
   REQUIRE(env.execute_dp(tx(q, MsgClass::Send)).verdict == Verdict::Issue);
-  REQUIRE(env.execute_dp(plain(DpOp::Timeout, q)).verdict == Verdict::Fatal);
+  // A token carries the new incarnation's epoch (docs/reset.md).
+  DpRequest timeout = plain(DpOp::Timeout, q);
+  timeout.epoch = static_cast<uint8_t>(env.model().qpc(q).epoch);
+  REQUIRE(timeout.epoch != 0);
+  REQUIRE(env.execute_dp(timeout).verdict == Verdict::Fatal);
   const auto again = by_stream(env.cqes().take_arrivals());
   CHECK(again.at({q, false}) == stream(q, false, 0, 2, WcStatus::RetryExcErr));
   require_clean(env);

@@ -51,6 +51,7 @@ module qpm_csr #(
   output logic [31:0]            qpn_limit_o,     // QPNs at or above are refused
   output logic [1:0]             evict_policy_o,  // 0 = tree-PLRU
   output logic [15:0]            trap_timeout_o,  // cycles a trap question may wait
+  output logic [15:0]            reset_timeout_o, // cycles a reset may wait for DMAs
   // some directory entry is mapped: QPT_BASE and QPN_LIMIT are read-only (SPEC §3.2)
   input  logic                   table_locked_i,
   // event counters: bit i adds one to counter i this cycle
@@ -65,6 +66,7 @@ module qpm_csr #(
   localparam logic [9:0] WordQpnLimit    = 10'h004;
   localparam logic [9:0] WordEvictPolicy = 10'h005;
   localparam logic [9:0] WordTrapTimeout = 10'h006;
+  localparam logic [9:0] WordResetTimeout = 10'h007;
   localparam int unsigned CntWordBase    = 16;  // HITS at 0x040
 
   localparam logic [31:0] IdValue = 32'h5150_4d31;  // "QPM1"
@@ -108,6 +110,7 @@ module qpm_csr #(
   logic [31:0]               qpn_limit_q, qpn_limit_d;
   logic [1:0]                policy_q, policy_d;
   logic [15:0]               trap_timeout_q, trap_timeout_d;
+  logic [15:0]               reset_timeout_q, reset_timeout_d;
   logic [AllCounters*32-1:0] cnt_q, cnt_d;
   logic                      table_write_refused;
 
@@ -173,15 +176,16 @@ module qpm_csr #(
   end
 
   // Register writes, after the byte strobes.
-  logic [31:0] base_lo_new, base_hi_new, limit_new, policy_new, timeout_new;
+  logic [31:0] base_lo_new, base_hi_new, limit_new, policy_new, timeout_new, rst_timeout_new;
   logic        wr_counter;
   assign base_lo_new = merge_bytes({qpt_base_q[31:3], 3'b000}, wr_data, wr_mask);
   assign base_hi_new = merge_bytes(qpt_base_q[63:32], wr_data, wr_mask);
   assign limit_new   = merge_bytes(qpn_limit_q, wr_data, wr_mask);
   assign policy_new  = merge_bytes({30'd0, policy_q}, wr_data, wr_mask);
   assign timeout_new = merge_bytes({16'd0, trap_timeout_q}, wr_data, wr_mask);
-  logic [15:0] unused_timeout_hi;   // EVICT_TRAP_TIMEOUT is 16 bits
-  assign unused_timeout_hi = timeout_new[31:16];
+  assign rst_timeout_new = merge_bytes({16'd0, reset_timeout_q}, wr_data, wr_mask);
+  logic [31:0] unused_timeout_hi;   // EVICT_TRAP_TIMEOUT and RESET_TIMEOUT are 16 bits
+  assign unused_timeout_hi = {timeout_new[31:16], rst_timeout_new[31:16]};
   assign wr_counter  = (32'(wr_word) >= CntWordBase) &&
                        (32'(wr_word) < CntWordBase + AllCounters);
 
@@ -190,6 +194,7 @@ module qpm_csr #(
     qpn_limit_d = qpn_limit_q;
     policy_d    = policy_q;
     trap_timeout_d = trap_timeout_q;
+    reset_timeout_d = reset_timeout_q;
     bresp_d     = bresp_q;
     table_write_refused = 1'b0;
     if (wr_fire) begin
@@ -223,6 +228,7 @@ module qpm_csr #(
         end
         // 16 bits; the upper half is ignored (reads back 0).
         WordTrapTimeout: trap_timeout_d = timeout_new[15:0];
+        WordResetTimeout: reset_timeout_d = rst_timeout_new[15:0];
         default: begin
           // counters are read-only; everything else is outside the map
           if (!wr_counter) bresp_d = RespSlvErr;
@@ -268,6 +274,7 @@ module qpm_csr #(
       WordQpnLimit:    rd_value = qpn_limit_q;
       WordEvictPolicy: rd_value = {30'd0, policy_q};
       WordTrapTimeout: rd_value = {16'd0, trap_timeout_q};
+      WordResetTimeout: rd_value = {16'd0, reset_timeout_q};
       default: begin
         rd_mapped = 1'b0;
         for (int i = 0; i < AllCounters; i++) begin
@@ -301,6 +308,7 @@ module qpm_csr #(
       qpn_limit_q <= '0;
       policy_q    <= PolicyPlru;
       trap_timeout_q <= 16'd256;
+      reset_timeout_q <= 16'd4096;
       cnt_q       <= '0;
       aw_hold_q   <= 1'b0;
       aw_word_q   <= '0;
@@ -317,6 +325,7 @@ module qpm_csr #(
       qpn_limit_q <= qpn_limit_d;
       policy_q    <= policy_d;
       trap_timeout_q <= trap_timeout_d;
+      reset_timeout_q <= reset_timeout_d;
       cnt_q       <= cnt_d;
       aw_hold_q   <= aw_hold_d;
       aw_word_q   <= aw_word_d;
@@ -341,6 +350,7 @@ module qpm_csr #(
   assign qpn_limit_o    = qpn_limit_q;
   assign evict_policy_o = policy_q;
   assign trap_timeout_o = trap_timeout_q;
+  assign reset_timeout_o = reset_timeout_q;
 
   // Byte-address bits below the word and the masked-off bits of QPT_BASE_LO.
   logic unused_csr;

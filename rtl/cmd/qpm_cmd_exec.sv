@@ -14,6 +14,8 @@ module qpm_cmd_exec #(
   output logic           write_o,          // write qpc_o back before answering
   output qpm_pkg::qpc_t  qpc_o,
   output logic           waits_for_flush_o, // answer only once flush and events are done
+  output logic           is_reset_o,       // an accepted MODIFY to RESET, or DESTROY:
+                                           // it waits for the QP's DMAs (docs/reset.md)
   output logic           pf_hits_o,        // PORT_FAULT moves this QP ...
   output qpm_pkg::qpc_t  pf_qpc_o          // ... to this context
 );
@@ -144,6 +146,9 @@ module qpm_cmd_exec #(
   assign write_o           = exec_write;
   assign qpc_o             = exec_qpc;
   assign waits_for_flush_o = waits_for_flush;
+  assign is_reset_o        = exec_write && ((cmd_i.opcode == qpm_pkg::OpDestroyQp)
+                                            || (exec_qpc.state == qpm_pkg::StReset
+                                                && cmd_i.opcode == qpm_pkg::OpModifyQp));
   assign pf_hits_o         = pf_hits;
   assign pf_qpc_o          = pf_qpc;
 

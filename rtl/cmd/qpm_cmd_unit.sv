@@ -24,6 +24,14 @@
 // left: events are never lost to a reset, and a QP never has two of one kind pending.
 // SQ_DRAINED raised by a modify is written into the QPC like a datapath event.
 //
+// Reset with work in flight (SPEC.md §10, docs/reset.md): a MODIFY to RESET or a
+// DESTROY that finds payload DMAs in flight (dma_inflight != 0) first writes the QPC
+// back with quiesce set, so the datapath DROPs every new operation of the QP but the
+// DMA_ENDs it waits for; then it polls as FlushWait does, lock released, until
+// dma_inflight is 0 (a reset that waited) or RESET_TIMEOUT cycles have passed since
+// the command began (forced). Only then does it write the reset context (quiesce
+// clear, epoch advanced) and answer. Other QPs never wait for it.
+//
 // PORT_FAULT {port} (SPEC.md §4, §8): PORT_ERR goes to the EQ first; then a scan reads
 // every QPN from 2 up to QPN_LIMIT (a page the cache refuses as unmapped is skipped
 // whole) and writes each valid QP bound to the port, in neither RESET nor ERR, to ERR
@@ -48,6 +56,9 @@ module qpm_cmd_unit #(
   input  logic              clk_i,
   input  logic              rst_ni,
   input  logic [31:0]       qpn_limit_i,   // CSR QPN_LIMIT
+  input  logic [15:0]       reset_timeout_i, // CSR RESET_TIMEOUT: cycles a reset waits for DMAs
+  output logic              reset_waited_o,  // a reset that waited for DMA_END completed
+  output logic              reset_forced_o,  // ... that the timeout ended completed
   output logic              refused_o,     // a QP command refused here (REFUSED counter)
   output logic              pf_visit_o,    // PORT_FAULT read a QPC (scan progress)
   output logic              pf_moved_o,    // ... and moved it to ERR
@@ -112,7 +123,7 @@ module qpm_cmd_unit #(
   // Execute: decide a QP command on the context read (qpc_q; qpm_cmd_exec)
   // ---------------------------------------------------------------------------------
   qpm_pkg::rsp_t exec_rsp;
-  logic          exec_write, waits_for_flush, pf_hits;
+  logic          exec_write, waits_for_flush, pf_hits, is_reset;
   qpm_pkg::qpc_t exec_qpc, pf_qpc;
   qpm_cmd_exec #(
     .NumPorts    (NumPorts),
@@ -125,10 +136,26 @@ module qpm_cmd_unit #(
     .write_o           (exec_write),
     .qpc_o             (exec_qpc),
     .waits_for_flush_o (waits_for_flush),
+    .is_reset_o        (is_reset),
     .pf_hits_o         (pf_hits),
     .pf_qpc_o          (pf_qpc)
   );
   logic [$clog2(FlushPoll)-1:0] poll_q, poll_d;
+
+  // A reset's wait for the QP's DMAs: cycles since the command began (saturating),
+  // whether this command set quiesce, whether the write under way sets it (its answer
+  // leads to the poll, not the response), and how the reset's final write ended it.
+  typedef enum logic [1:0] {
+    RstPlain  = 2'd0,
+    RstWaited = 2'd1,
+    RstForced = 2'd2
+  } rst_end_e;
+  logic [15:0] rst_timer_q;
+  logic        rst_quiesced_q, rst_quiesced_d, rst_qwrite_q, rst_qwrite_d;
+  rst_end_e    rst_end_q, rst_end_d;
+  logic        dma_busy, rst_waits;
+  assign dma_busy  = qpc_q.dma_inflight != '0;
+  assign rst_waits = is_reset && dma_busy && rst_timer_q < reset_timeout_i;
 
   // PORT_FAULT: the scan's next QPN and next page.
   logic          pf_cmd, pf_last;
@@ -196,6 +223,9 @@ module qpm_cmd_unit #(
     if (offer_pf && ctx_req_ready_i && offer_is_pf) pf_ahead_d = pf_ahead_q + 32'd1;
     ev_pending_d   = ev_pending_q && !event_ready_i;
     poll_d         = poll_q;
+    rst_quiesced_d = rst_quiesced_q;
+    rst_qwrite_d   = rst_qwrite_q;
+    rst_end_d      = rst_end_q;
     if (cmd_valid_i && cmd_ready_o) begin
       next_valid_d   = 1'b1;
       next_cmd_d     = cmd_i;
@@ -205,9 +235,11 @@ module qpm_cmd_unit #(
     unique case (fsm_q)
       Idle: begin
         if (next_valid_q) begin
-          cmd_d        = next_cmd_q;
-          next_valid_d = 1'b0;
-          fsm_d        = Decode;
+          cmd_d          = next_cmd_q;
+          next_valid_d   = 1'b0;
+          fsm_d          = Decode;
+          rst_quiesced_d = 1'b0;
+          rst_end_d      = RstPlain;
         end
       end
 
@@ -295,6 +327,11 @@ module qpm_cmd_unit #(
           end else if (ctx_op_q == qpm_pkg::CtxRead) begin
             qpc_d = ctx_rsp_i.rdata;
             fsm_d = Execute;
+          end else if (rst_qwrite_q) begin
+            rst_qwrite_d   = 1'b0;   // quiesce is set: poll for the DMAs
+            rst_quiesced_d = 1'b1;
+            fsm_d          = FlushWait;
+            poll_d         = '0;
           end else begin
             fsm_d = Respond;  // a write finished; rsp_q holds the answer
           end
@@ -302,8 +339,10 @@ module qpm_cmd_unit #(
       end
 
       Execute: begin
-        rsp_d = exec_rsp;
-        fsm_d = Respond;
+        rsp_d        = exec_rsp;
+        fsm_d        = Respond;
+        rst_qwrite_d = 1'b0;
+        rst_end_d    = RstPlain;
         if (pf_cmd) begin
           rsp_d    = status_rsp(qpm_pkg::StatusOk);
           ctx_op_d = qpm_pkg::CtxRead;
@@ -318,10 +357,21 @@ module qpm_cmd_unit #(
         end else if (waits_for_flush) begin
           fsm_d  = FlushWait;
           poll_d = '0;
+        end else if (rst_waits && !qpc_q.quiesce) begin
+          qpc_d         = qpc_q;     // the context as read, fenced
+          qpc_d.quiesce = 1'b1;
+          ctx_op_d      = qpm_pkg::CtxWrite;
+          fsm_d         = CtxRequest;
+          rst_qwrite_d  = 1'b1;
+        end else if (rst_waits) begin
+          fsm_d  = FlushWait;
+          poll_d = '0;
         end else if (exec_write) begin
           qpc_d    = exec_qpc;
           ctx_op_d = qpm_pkg::CtxWrite;
           fsm_d    = CtxRequest;
+          if (is_reset && dma_busy)            rst_end_d = RstForced;
+          else if (is_reset && rst_quiesced_q) rst_end_d = RstWaited;
         end else if (exec_rsp.status == qpm_pkg::StatusOk
                      && (cmd_q.opcode == qpm_pkg::OpPinQp || cmd_q.opcode == qpm_pkg::OpUnpinQp)) begin
           // The QP exists: now the eviction hint itself, which may be refused (RES_BUSY).
@@ -363,8 +413,17 @@ module qpm_cmd_unit #(
       pf_ahead_q   <= '0;
       ev_pending_q <= 1'b0;
       poll_q       <= '0;
+      rst_timer_q    <= '0;
+      rst_quiesced_q <= 1'b0;
+      rst_qwrite_q   <= 1'b0;
+      rst_end_q      <= RstPlain;
     end else begin
       poll_q       <= poll_d;
+      rst_timer_q    <= (fsm_q == Decode) ? 16'd0
+                      : rst_timer_q + 16'(rst_timer_q != 16'hffff);
+      rst_quiesced_q <= rst_quiesced_d;
+      rst_qwrite_q   <= rst_qwrite_d;
+      rst_end_q      <= rst_end_d;
       pf_hold_q    <= offer_pf && !ctx_req_ready_i;
       pf_offer_q   <= offer_is_pf;
       pf_ahead_q   <= pf_ahead_d;
@@ -386,6 +445,12 @@ module qpm_cmd_unit #(
   assign pf_visit_o  = fsm_q == Execute && pf_cmd;
   assign pf_moved_o  = fsm_q == Execute && pf_cmd && pf_hits;
   assign rsp_valid_o = fsm_q == Respond && !ev_pending_q;
+  // Counted once, when the reset's final write is answered.
+  logic rst_written;
+  assign rst_written    = fsm_q == CtxWait && main_rsp_valid && ctx_op_q == qpm_pkg::CtxWrite
+                       && ctx_rsp_i.status != qpm_pkg::CtxMemErr && !rst_qwrite_q;
+  assign reset_waited_o = rst_written && rst_end_q == RstWaited;
+  assign reset_forced_o = rst_written && rst_end_q == RstForced;
 
   // From offering the read until the write is answered (a QP command without a write
   // releases it when it leaves Execute).

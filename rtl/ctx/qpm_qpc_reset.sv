@@ -12,6 +12,7 @@ module qpm_qpc_reset (
   always_comb begin
     qpc_o                         = qpc_i;
     qpc_o.reserved                = '0;
+    qpc_o.quiesce                 = 1'b0;
     qpc_o.sq_err_pending          = 1'b0;
     qpc_o.err_syndrome            = '0;
     qpc_o.epoch                   = qpc_i.epoch + 8'd1;

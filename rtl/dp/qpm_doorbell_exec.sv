@@ -72,7 +72,8 @@ module qpm_doorbell_exec (
   assign lag_total    = {1'b0, pi - cursor} + {1'b0, db_i.count};
   assign err_overflow = ({1'b0, db_i.count} > size) || lag_total > 17'hffff;
 
-  assign refused_o = !exists_i || state_refuses || (st_err ? err_overflow : overflow);
+  // A QP whose reset waits for its DMAs takes no new work (docs/reset.md).
+  assign refused_o = !exists_i || qpc_i.quiesce || state_refuses || (st_err ? err_overflow : overflow);
   assign flush_req_o = !refused_o && st_err && db_i.count != '0;
 
   logic [15:0] pi_next;

@@ -3,7 +3,8 @@
 //
 // Pure combinational, one of qpm_dp_exec's operation blocks: qpm_dp_exec checks that the
 // QP exists, selects this outcome for the two opcodes and applies its effects. The
-// checks: STALE (another epoch), then COUNT (the 8-bit counter never wraps).
+// check: COUNT (the 8-bit counter never wraps). STALE, another epoch, is qpm_dp_exec's
+// fence, checked before any block.
 module qpm_dp_dma (
   input  qpm_pkg::dp_req_t     req_i,  // DMA_BEGIN or DMA_END
   input  qpm_pkg::qpc_t        qpc_i,  // the QPC before the operation
@@ -19,8 +20,7 @@ module qpm_dp_dma (
   always_comb begin
     out_o         = '0;
     out_o.verdict = qpm_pkg::VDrop;
-    if      (req_i.epoch != qpc_i.epoch) out_o.drop = qpm_pkg::DropStale;
-    else if (at_bound)                   out_o.drop = qpm_pkg::DropCount;
+    if (at_bound) out_o.drop = qpm_pkg::DropCount;
     else begin
       out_o.verdict    = qpm_pkg::VAccept;
       out_o.fx.write   = 1'b1;

@@ -17,6 +17,8 @@
 // value (each with its own adder) is computed here in parallel, and each field picks
 // its own at the end (see "The verdict" below).
 //
+// Before any block: NO_QP, then the reset's fence (STALE, QUIESCE; docs/reset.md).
+//
 // Decisions where SPEC §6 and docs/datapath.md are silent (the golden model agrees):
 // mem_err_i overrides exists_i (when the QPC could not be read, whether the QP exists is
 // not known either); an opcode outside DpRxReq..DpDmaEnd is a DROP OPCODE; a QPC type
@@ -84,14 +86,29 @@ module qpm_dp_exec (
   logic op_rx;
   assign op_rx = req_i.op == qpm_pkg::DpRxReq;
 
+  // The fence of a reset (docs/reset.md). A token, an operation about work an earlier
+  // operation began (a response done, an acknowledgement, a requester fault, a DMA
+  // bracket), carries the epoch it was begun in: one of another epoch is STALE. While a
+  // reset waits for the QP's DMAs (quiesce), everything but their DMA_END is DROPped.
+  logic is_token, stale, quiesced, fenced;
+  assign is_token = (req_i.op == qpm_pkg::DpRxRespDone) || (req_i.op == qpm_pkg::DpRxAck)
+                 || (req_i.op == qpm_pkg::DpTimeout)    || (req_i.op == qpm_pkg::DpRnrNak)
+                 || (req_i.op == qpm_pkg::DpRxNak)      || (req_i.op == qpm_pkg::DpDmaBegin)
+                 || (req_i.op == qpm_pkg::DpDmaEnd);
+  assign stale    = is_token && req_i.epoch != qpc_i.epoch;
+  assign quiesced = qpc_i.quiesce && req_i.op != qpm_pkg::DpDmaEnd;
+  assign fenced   = stale || quiesced;
+
   // MEM_ERR: the QPC could not be read, so nothing is known and nothing changes. NO_QP:
-  // every operation's first check.
+  // every operation's first check, then the fence.
   qpm_pkg::dp_outcome_t early;
   always_comb begin
     early         = '0;
     early.verdict = qpm_pkg::VDrop;
     if      (mem_err_i) early.drop = qpm_pkg::DropMemErr;
     else if (!exists_i) early.drop = qpm_pkg::DropNoQp;
+    else if (stale)     early.drop = qpm_pkg::DropStale;
+    else if (quiesced)  early.drop = qpm_pkg::DropQuiesce;
     else begin
       unique case (req_i.op)
         qpm_pkg::DpRxReq, qpm_pkg::DpRxRespDone: early = responder;
@@ -108,8 +125,8 @@ module qpm_dp_exec (
   // is not the expected one; RX_ACK on RC in RTS/SQD (after TYPE and STATE): counts
   // beyond what is outstanding.
   logic psn_miss, ack_count;
-  assign psn_miss  = known && op_rx && rx_psn_miss;
-  assign ack_count = known && (req_i.op == qpm_pkg::DpRxAck) && rx_ack_count;
+  assign psn_miss  = known && !fenced && op_rx && rx_psn_miss;
+  assign ack_count = known && !fenced && (req_i.op == qpm_pkg::DpRxAck) && rx_ack_count;
 
   // The PSN override replaces the RX_REQ outcome's effects; the count override only
   // takes back RX_ACK's (the ACK, the write and SQ_DRAINED), at the fields themselves, so

@@ -172,6 +172,7 @@ void DpScoreboard::on_response(const DpResponse &actual) {
         p.index, actual.tag, pos, qpn);
   }
 
+  if (fence_) fence_->before_op(qpn, actual);
   const DpResponse expected = model_.datapath(p.req);
   if (expected.verdict == Verdict::Drop)
     ++drops_[static_cast<size_t>(expected.drop)];
@@ -187,6 +188,7 @@ void DpScoreboard::on_response(const DpResponse &actual) {
   const std::string diff = difference(expected, actual);
   if (!diff.empty())
     mismatch(p, expected, actual, diff);
+  if (fence_) fence_->after_op(qpn, outstanding(qpn) != 0);
   apply_doorbells(qpn);
 }
 

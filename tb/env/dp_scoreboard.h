@@ -25,6 +25,7 @@
 
 #include "func_coverage.h"
 #include "golden_model.h"
+#include "reset_fence.h"
 
 namespace qpm {
 
@@ -95,6 +96,8 @@ class DpScoreboard {
   DpScoreboard(GoldenModel &model, EventChecker &events) : model_(model), events_(events) {}
 
   void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
+  // Places resets sent beside the operations of their QPN (reset_fence.h).
+  void set_reset_fence(ResetFence *fence) { fence_ = fence; }
   // A request taken by the datapath port, decoded from the pins.
   void on_accept(const DpRequest &req);
   void on_response(const DpResponse &actual);
@@ -150,6 +153,7 @@ class DpScoreboard {
   GoldenModel &model_;
   EventChecker &events_;
   FuncCoverage *coverage_ = nullptr;
+  ResetFence *fence_ = nullptr;
   DoorbellApplied applied_;
   std::unordered_map<uint32_t, std::deque<Pending>> by_qpn_;
   std::unordered_map<uint8_t, uint32_t> by_tag_;  // tag -> QPN of the operation in flight

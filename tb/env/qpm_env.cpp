@@ -18,7 +18,8 @@ const std::vector<const char *> kCounterNames = {
     "cqes",         "wqes_flushed",  "flush_overflows", "wb_retries",
     "fatal_overflows", "ev_qp_fatal", "ev_qp_req_err", "ev_qp_access_err", "ev_comm_est",
     "ev_sq_drained", "ev_port_err",  "eq_high_water", "pf_qpcs_read",  "pf_qps_moved",
-    "trap_requests", "trap_timeouts", "trap_rejected", "trap_dropped", "trap_busy_cycles"};
+    "trap_requests", "trap_timeouts", "trap_rejected", "trap_dropped", "trap_busy_cycles",
+    "drop_quiesce", "resets_waited", "resets_forced"};
 
 size_t counter_index(const std::string &name) {
   for (size_t i = 0; i < kCounterNames.size(); ++i) {
@@ -62,6 +63,9 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       monitor_(rng_, [this](const Response &r) { on_response(r); }, opt.rsp_stall_prob),
       dp_scoreboard_(
           model_, events_),
+      reset_fence_(model_,
+                   [this](uint64_t i, const Command &c, const Qpc &before, const Response &e,
+                          const Response &a) { scoreboard_.judge(i, c, before, e, a); }),
       doorbells_(
           model_, opt.timeout_cycles),
       dp_driver_(dp_rng_, dp_request_pins(), opt.dp_idle_prob),
@@ -82,6 +86,9 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
           opt.cqe_stall_prob),
       housekeeping_(*this) {
   dp_tag_qpn_.fill(-1);
+  scoreboard_.set_reset_fence(&reset_fence_,
+                              [this](uint32_t qpn) { return dp_scoreboard_.outstanding(qpn) != 0; });
+  dp_scoreboard_.set_reset_fence(&reset_fence_);
   // With read errors a fill can make a QP fatal while a doorbell of it waits on that
   // fill: the doorbell then goes into the model once answered (after the fault).
   dp_scoreboard_.set_wait_for_execution(opt.mem.read_error_rate > 0.0);
@@ -146,6 +153,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   write_csr(csr::kQptBaseHi, static_cast<uint32_t>(kQptBase >> 32));
   write_csr(csr::kQpnLimit, cfg.qpn_limit);
   if (opt.trap_timeout != 0) write_csr(csr::kEvictTrapTimeout, opt.trap_timeout);
+  if (opt.reset_timeout != 0) write_csr(csr::kResetTimeout, opt.reset_timeout);
   if (opt.evict_policy != 0) write_csr(csr::kEvictPolicy, opt.evict_policy);
   if (opt.map_all_pages) {
     std::vector<uint32_t> all;
@@ -648,6 +656,8 @@ std::vector<std::string> QpmEnv::counter_check() {
     const std::string name = drop_counter_name(reason);
     expect(name.c_str(), value(name.c_str()), dp_scoreboard_.expected_drops(reason));
   }
+  expect("resets_forced (vs resets the model completed with DMAs in flight)", value("resets_forced"),
+         model_.resets_forced());
   expect("db_refused (vs refusals predicted)", value("db_refused"), doorbells_.expected_refused());
   expect("events (vs events the model raised)", value("events"), events_.raised());
   expect("cqes (vs CQEs taken off the port)", value("cqes"), cqes_.delivered());

@@ -40,6 +40,7 @@ constexpr uint32_t kQptBaseHi = 0x00c;
 constexpr uint32_t kQpnLimit = 0x010;
 constexpr uint32_t kEvictPolicy = 0x014;
 constexpr uint32_t kEvictTrapTimeout = 0x018;
+constexpr uint32_t kResetTimeout = 0x01c;
 constexpr uint32_t kCounters = 0x040;  // kCounterNames order, 4 bytes each
 }  // namespace csr
 // The counter names in register order (docs/qp-table.md): the cache's, the CSR block's
@@ -79,6 +80,7 @@ struct EnvOptions {
   uint32_t evict_policy = 0;        // EVICT_POLICY to program (0, tree-PLRU, is not written)
   TrapAgentOptions trap;            // the eviction-trap agent (attached under policy 3)
   uint32_t trap_timeout = 0;        // EVICT_TRAP_TIMEOUT to program (0: the reset 256)
+  uint32_t reset_timeout = 0;       // RESET_TIMEOUT to program (0: the reset 4096)
   AxiMemoryOptions mem;
 };
 
@@ -185,6 +187,7 @@ class QpmEnv {
   GoldenModel &model() { return model_; }
   Scoreboard &scoreboard() { return scoreboard_; }
   DpScoreboard &dp_scoreboard() { return dp_scoreboard_; }
+  const ResetFence &reset_fence() const { return reset_fence_; }
   EventChecker &events() { return events_; }
   CqeChecker &cqes() { return cqes_; }
   const TrapAgent *trap_agent() const { return trap_agent_.get(); }
@@ -257,6 +260,7 @@ class QpmEnv {
   EventChecker events_;
   CqeChecker cqes_;
   DpScoreboard dp_scoreboard_;
+  ResetFence reset_fence_;
   DoorbellTracker doorbells_;
   StreamDriver dp_driver_;
   StreamMonitor dp_monitor_;

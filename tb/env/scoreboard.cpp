@@ -8,6 +8,7 @@
 namespace qpm {
 
 void Scoreboard::on_accept(const Command &cmd) {
+  if (fence_) fence_->on_accept(accepted_, cmd);
   expected_.push_back({accepted_++, cmd, read_errors_()});
 }
 
@@ -19,22 +20,30 @@ void Scoreboard::on_response(const Response &actual) {
   }
   Pending p = expected_.front();
   expected_.pop_front();
+  if (fence_ && fence_->on_response(p.index, p.cmd, actual, ops_in_flight_(p.cmd.qpn & kPsnMask))) {
+    return;  // the fence judges it where the datapath's answers place it
+  }
   const bool memory_error =
       actual.status == Status::IntErr && error_could_hit_(p.cmd, p.read_errors_at_accept);
   const Qpc before = model_.qpc_address(p.cmd.qpn) ? model_.qpc(p.cmd.qpn) : Qpc{};
   const Response expected = model_.execute(p.cmd, memory_error);
-  if (coverage_) coverage_->sample(p.cmd, before, actual);
+  judge(p.index, p.cmd, before, expected, actual);
+}
+
+void Scoreboard::judge(uint64_t index, const Command &cmd, const Qpc &before,
+                       const Response &expected, const Response &actual) {
+  if (coverage_) coverage_->sample(cmd, before, actual);
   ++checked_;
   ++status_counts_[actual.status];
   last_response_ = actual;
   last_expected_ = expected;
   const std::string diff = difference(expected, actual);
-  spdlog::debug("#{} {} -> {}", p.index, format_command(p.cmd), status_name(actual.status));
+  spdlog::debug("#{} {} -> {}", index, format_command(cmd), status_name(actual.status));
   if (!diff.empty()) {
     ++mismatch_count_;
-    spdlog::error("MISMATCH at command #{}: {}\n{}", p.index, format_command(p.cmd), diff);
+    spdlog::error("MISMATCH at command #{}: {}\n{}", index, format_command(cmd), diff);
     if (first_mismatches_.size() < kKeep) {
-      first_mismatches_.push_back({p.index, p.cmd, expected, actual, diff});
+      first_mismatches_.push_back({index, cmd, expected, actual, diff});
     }
   }
 }

@@ -19,6 +19,7 @@
 
 #include "func_coverage.h"
 #include "golden_model.h"
+#include "reset_fence.h"
 
 namespace qpm {
 
@@ -45,6 +46,16 @@ class Scoreboard {
   // Functional coverage to feed with every answered command (nullptr: none).
   void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
   void on_response(const Response &actual);
+  // Resets sent beside their QP's datapath operations (reset_fence.h): the fence places
+  // them; ops_in_flight(qpn) tells whether operations of qpn are still unanswered.
+  void set_reset_fence(ResetFence *fence, std::function<bool(uint32_t)> ops_in_flight) {
+    fence_ = fence;
+    ops_in_flight_ = std::move(ops_in_flight);
+  }
+  // Compares the model's expected answer to command number index with the RTL's, and
+  // counts it (before: the QPC the model ran it on, for coverage).
+  void judge(uint64_t index, const Command &cmd, const Qpc &before, const Response &expected,
+             const Response &actual);
 
   uint64_t accepted() const { return accepted_; }
   uint64_t checked() const { return checked_; }
@@ -69,6 +80,8 @@ class Scoreboard {
 
   GoldenModel &model_;
   FuncCoverage *coverage_ = nullptr;
+  ResetFence *fence_ = nullptr;
+  std::function<bool(uint32_t)> ops_in_flight_;
   std::function<uint64_t()> read_errors_;
   std::function<bool(const Command &, uint64_t)> error_could_hit_;
   std::deque<Pending> expected_;

@@ -274,7 +274,6 @@ DpOutcome rx_nak(Op &op) {
 
 DpOutcome dma(Op &op, bool begin) {
   const Qpc &q = op.q();
-  if (op.req().epoch != q.epoch) return op.drop(DropReason::Stale);
   if (begin ? q.dma_inflight >= kDmaMax : q.dma_inflight == 0) {
     return op.drop(DropReason::Count);
   }
@@ -283,6 +282,12 @@ DpOutcome dma(Op &op, bool begin) {
 }
 
 DpOutcome run(Op &op) {
+  // The reset's fence, before every operation's own checks: a token of another epoch
+  // is STALE; while a reset waits for the DMAs, all but DMA_END are QUIESCE.
+  if (dp_is_token(op.req().op) && op.req().epoch != op.q().epoch) {
+    return op.drop(DropReason::Stale);
+  }
+  if (op.q().quiesce && op.req().op != DpOp::DmaEnd) return op.drop(DropReason::Quiesce);
   switch (op.req().op) {
     case DpOp::RxReq:
       return rx_req(op);
@@ -314,6 +319,11 @@ bool DpResponse::operator==(const DpResponse &o) const {
          psn == o.psn && qp_type == o.qp_type && dest_qpn == o.dest_qpn &&
          av_dlid == o.av_dlid && av_sl == o.av_sl && av_sgid_index == o.av_sgid_index &&
          epoch == o.epoch;
+}
+
+bool dp_is_token(DpOp o) {
+  return o == DpOp::RxRespDone || o == DpOp::RxAck || o == DpOp::Timeout ||
+         o == DpOp::RnrNak || o == DpOp::RxNak || o == DpOp::DmaBegin || o == DpOp::DmaEnd;
 }
 
 bool psn_ahead(uint32_t psn, uint32_t expected) {
@@ -357,7 +367,7 @@ DoorbellOutcome doorbell_execute(const Qpc &before, bool exists, const Doorbell 
   const Qpc q = qpc_at_widths(before);
   out.after = q;
   const uint32_t s = q.state;
-  if (s == st(QpState::Reset)) return out;
+  if (s == st(QpState::Reset) || q.quiesce) return out;
   if (!db.rq && (s == st(QpState::Init) || s == st(QpState::Rtr))) return out;
   const uint32_t pi = db.rq ? q.rq_pi : q.sq_pi;
   const uint32_t cursor = db.rq ? q.rq_ci : q.sq_ci;
@@ -457,6 +467,7 @@ constexpr NameTable<DropReason, kNumDropReasons> kDropNames{{{
     {DropReason::Count, "COUNT"},
     {DropReason::Stale, "STALE"},
     {DropReason::MemErr, "MEM_ERR"},
+    {DropReason::Quiesce, "QUIESCE"},
 }}};
 constexpr NameTable<EventType, 6> kEventNames{{{
     {EventType::QpFatal, "QP_FATAL"},

@@ -63,9 +63,10 @@ enum class DropReason : uint8_t {
   NoWqe,
   Count,
   Stale,
-  MemErr
+  MemErr,
+  Quiesce
 };
-constexpr int kNumDropReasons = 13;
+constexpr int kNumDropReasons = 14;
 // enum ibv_event_type values.
 enum class EventType : uint8_t {
   QpFatal = 1,
@@ -168,6 +169,11 @@ struct DoorbellOutcome {
   Qpc after;  // == before when refused
 };
 DoorbellOutcome doorbell_execute(const Qpc &before, bool exists, const Doorbell &db);
+
+// A token: an operation about work its QP began earlier (a response done, an
+// acknowledgement, a requester fault, a DMA bracket). It carries the epoch of the
+// incarnation that began the work; another epoch's is DROP STALE (docs/reset.md).
+bool dp_is_token(DpOp o);
 
 // PSN arithmetic of SPEC §6, modulo 2^24.
 constexpr uint32_t kPsnMask = (1u << 24) - 1;

@@ -339,7 +339,10 @@ Response GoldenModel::modify_qp(const Command &cmd) {
     n.en_sqd_async_notify = (mask & attr::kEnSqdAsyncNotify) ? cmd.en_sqd_async_notify : 0;
   }
   mask_to_widths(&n);
-  if (to_reset) reset_hw_fields(&n);  // after the attribute writes (docs: order)
+  if (to_reset) {
+    if (n.dma_inflight != 0) ++resets_forced_;  // SPEC §10: only the timeout ends such a wait
+    reset_hw_fields(&n);  // after the attribute writes (docs: order)
+  }
   memory_[*qpc_address(cmd.qpn)] = n;
   // SPEC §7: a QP modified to ERR completes what it owes, after the answer (which
   // carries the context as the modify wrote it).
@@ -416,12 +419,18 @@ Response GoldenModel::query_qp(const Command &cmd) const {
 Response GoldenModel::destroy_qp(const Command &cmd) {
   if (!exists(cmd.qpn)) return fail(Status::BadRes);
   Qpc q = qpc(cmd.qpn);
+  if (q.dma_inflight != 0) ++resets_forced_;
   reset_hw_fields(&q);
   Qpc cleared;
   cleared.epoch = q.epoch;  // only the epoch survives (valid = 0)
   memory_[*qpc_address(cmd.qpn)] = cleared;
   pinned_.erase(cmd.qpn);   // a destroyed QP holds no pin
   return Response{};        // OK, zero QPC: DESTROY does not return the context
+}
+
+void GoldenModel::quiesce(uint32_t qpn) {
+  const auto addr = qpc_address(qpn);
+  if (addr && exists(qpn)) memory_[*addr].quiesce = 1;
 }
 
 Response GoldenModel::pin_qp(const Command &cmd) {

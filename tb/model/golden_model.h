@@ -89,6 +89,13 @@ class GoldenModel {
   // ERR with QP_FATAL (syndrome kMemFatal) and is flushed. An address that is no QPN's
   // QPC (an unmapped page, past QPN_LIMIT) changes nothing. Returns the QPN it names.
   std::optional<uint32_t> qpc_read_failed(uint64_t addr);
+  // SPEC §10 (docs/reset.md): a MODIFY_QP to RESET or a DESTROY_QP that finds payload
+  // DMAs in flight first fences its QP, and finishes (execute) once they have ended or a
+  // timeout passed. The fence sets quiesce: every operation but DMA_END is DROPped with
+  // QUIESCE and doorbells are refused; the reset clears it. When the fence goes up is a
+  // matter of timing, so the harness calls this where the RTL's answers show it. A QP
+  // that does not exist is left alone.
+  void quiesce(uint32_t qpn);
   // The QPN whose QPC lives at addr (a mapped page, below QPN_LIMIT), else nullopt.
   std::optional<uint32_t> qpn_of_qpc_address(uint64_t addr) const;
   // The events raised since the last call, in order, and clears them: datapath events,
@@ -102,6 +109,10 @@ class GoldenModel {
   // DROPs answered so far with reason r (None: 0), and refused doorbells.
   uint64_t drops(DropReason r) const;
   uint64_t doorbells_refused() const { return doorbells_refused_; }
+  // Resets (MODIFY_QP to RESET, DESTROY_QP) that completed with payload DMAs still in
+  // flight: SPEC §10 completes a reset only once every DMA has ended or its timeout has
+  // passed, so each of these is one the timeout forced.
+  uint64_t resets_forced() const { return resets_forced_; }
 
  private:
   Response create_qp(const Command &cmd);
@@ -141,6 +152,7 @@ class GoldenModel {
   std::vector<Cqe> cqes_;                       // completed, not yet taken
   std::array<uint64_t, kNumDropReasons> drops_{};
   uint64_t doorbells_refused_ = 0;
+  uint64_t resets_forced_ = 0;
 };
 
 // Step 3 of MODIFY_QP: the REQUIRED bits of (qp_type, cur, next) absent from mask, and

@@ -212,6 +212,9 @@ struct Qpc {
   // command waits until they are gone and answers them as 0, and the model keeps 0.
   uint32_t ev_pending = 0;
   uint32_t ev_fatal_port = 0;
+  // A reset waits for the QP's payload DMAs (SPEC §10, docs/reset.md): every operation
+  // but DMA_END is DROPped (QUIESCE), doorbells are refused.
+  uint32_t quiesce = 0;
   uint32_t reserved = 0;
 
   bool operator==(const Qpc &o) const;

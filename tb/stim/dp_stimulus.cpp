@@ -94,8 +94,8 @@ DpOp DpStimulus::choose_op(const Qpc &q, bool exists) {
   w[4] = acks ? (outstanding ? 5 : 0.5) : 0.3;
   w[5] = acks ? (outstanding ? 5 : 0.5) : 0.3;
   w[6] = 0.3;
-  w[7] = 3;
-  w[8] = q.dma_inflight > 0 ? 4 : 1;
+  w[7] = opt_.dma_brackets ? 3 : 0;
+  w[8] = !opt_.dma_brackets ? 0 : q.dma_inflight > 0 ? 4 : 1;
   return static_cast<DpOp>(std::discrete_distribution<int>(w.begin(), w.end())(rng_));
 }
 
@@ -193,14 +193,14 @@ DpRequest DpStimulus::op(uint32_t qpn, size_t in_flight) {
     case DpOp::RxNak:
       r.code = static_cast<NakCode>(pick(0, 3));  // 3 reads as OPERATION
       break;
-    case DpOp::DmaBegin:
-    case DpOp::DmaEnd:
-      if (plausible)
-        r.epoch = static_cast<uint8_t>(q.epoch);
-      break;
     default:
       break;
   }
+  // A token carries its incarnation's epoch; a broken one (mostly a DMA's) another.
+  const bool stale = r.op == DpOp::DmaBegin || r.op == DpOp::DmaEnd ? !plausible
+                                                                      : chance(opt_.illegal_rate / 4);
+  if (dp_is_token(r.op) && !stale)
+    r.epoch = static_cast<uint8_t>(q.epoch);
   if (chance(opt_.illegal_rate / 20))
     r.op = static_cast<DpOp>(pick(9, 15));  // no such op
   // Follow the operation, so the next one of this QPN sees its effect.

@@ -24,6 +24,7 @@ namespace qpm {
 struct DpStimulusOptions {
   double illegal_rate = 0.1;  // operations and doorbells broken on purpose
   double locality = 0.5;      // chance an operation goes to the previous one's QPN
+  bool dma_brackets = true;   // draw DMA_BEGIN/DMA_END here (off: a DmaEngine sends them)
 };
 
 class DpStimulus {

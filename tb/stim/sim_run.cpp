@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
+#include "dma_engine.h"
 #include "dp_stimulus.h"
 #include "random_stimulus.h"
 #include "script.h"
@@ -82,6 +84,13 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
       ->check(CLI::Range(0.0, 0.95));
   app.add_option("--cqe-stall", o.cqe_stall, "chance of cqe_ready low in a cycle")
       ->check(CLI::Range(0.0, 0.95));
+  app.add_option("--reset-stress", o.reset_stress,
+                 "chance a command is a MODIFY to RESET or a DESTROY of a QP with work in "
+                 "flight, beside its traffic and a DMA engine's bursts (needs --dp-rate > 0)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--reset-timeout", o.reset_timeout,
+                 "RESET_TIMEOUT: cycles a reset waits for its DMAs (0: the hardware's 4096)")
+      ->check(CLI::Range(0u, 65535u));
 }
 
 SimOptions qpm_sim_defaults() {
@@ -129,6 +138,8 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
   if (o.evict_policy == "trap") line += fmt::format(" --trap-latency {}", o.trap_latency);
   if (o.mem_interleave) line += " --mem-interleave";
   if (o.mem_aw_waits_for_w) line += " --mem-aw-waits-for-w";
+  if (o.reset_stress > 0.0) line += fmt::format(" --reset-stress {}", o.reset_stress);
+  if (o.reset_timeout != 0) line += fmt::format(" --reset-timeout {}", o.reset_timeout);
   return line;
 }
 
@@ -161,6 +172,7 @@ EnvOptions env_options(const SimOptions &o) {
   e.dp_rsp_stall_prob = o.dp_rsp_stall;
   e.eqe_stall_prob = o.eqe_stall;
   e.cqe_stall_prob = o.cqe_stall;
+  e.reset_timeout = o.reset_timeout;
   return e;
 }
 
@@ -175,32 +187,64 @@ namespace {
 // a command in flight; a doorbell goes only to a QPN with nothing in flight and keeps
 // it to itself until resolved; MAP/UNMAP_PAGE and PORT_FAULT wait until the datapath
 // is idle and hold it idle until answered.
-void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim) {
+//
+// Under --reset-stress a drawn command is, with that chance, a MODIFY to RESET or a
+// DESTROY of a live QP sent whatever its datapath operations: it needs no quiet QPN, and
+// operations (a DMA engine's DMA_ENDs above all) keep going to its QPN while it waits;
+// the reset fence (reset_fence.h) places it among them from the answers. Its QPN takes
+// no other command and no doorbell until the fence lets go.
+void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimResult &result) {
   constexpr size_t kCmdDepth = 2;       // commands queued or in flight, as run_stream
   constexpr size_t kDpInFlight = 48;    // datapath operations sent and not answered
   constexpr size_t kDpQueued = 4;       // ... of which waiting for the port
   std::mt19937_64 &rng = env.dp_rng();
   DpStimulusOptions dso;
   dso.illegal_rate = o.dp_illegal_rate;
+  const bool stress = o.reset_stress > 0.0;
+  dso.dma_brackets = !stress;  // under stress the DMA engine brackets its bursts
   DpStimulus dps(rng, env.model(), stim.qpns(), dso);
+  DmaEngine dma(rng, DmaEngineOptions{});
+  std::set<uint32_t> stress_resets;  // QPNs with a stress reset sent, until the fence lets go
+  auto fence_free = [&](uint32_t qpn) {
+    return !env.reset_fence().busy(qpn) && stress_resets.count(qpn) == 0;
+  };
   auto command_ok = [&](uint32_t qpn) {
-    return env.dp_in_flight(qpn) == 0 && !env.doorbell_pending(qpn);
+    return env.dp_in_flight(qpn) == 0 && !env.doorbell_pending(qpn) && fence_free(qpn);
   };
   // With the order of doorbells and operations known, both go to a QPN freely (only not
   // beside a command); else a doorbell keeps its QPN to itself until resolved.
   const bool ordered = env.doorbell_order_known();
   auto dp_ok = [&](uint32_t qpn) {
-    return env.commands_in_flight(qpn) == 0 && (ordered || !env.doorbell_pending(qpn));
+    return (env.commands_in_flight(qpn) == 0 || stress_resets.count(qpn) != 0) &&
+           (ordered || !env.doorbell_pending(qpn));
   };
   auto db_ok = [&](uint32_t qpn) {
     return env.commands_in_flight(qpn) == 0 && !env.doorbell_pending(qpn) &&
-           (ordered || env.dp_in_flight(qpn) == 0);
+           (ordered || env.dp_in_flight(qpn) == 0) && fence_free(qpn);
   };
+  // A stress reset's target: a live QP with no command or doorbell of its own in flight,
+  // mostly one with a DMA burst open (the reset then waits for its DMA_END).
+  std::bernoulli_distribution busy_draw(0.7);
+  auto stress_target = [&]() -> std::optional<uint32_t> {
+    std::vector<uint32_t> live, busy;
+    for (uint32_t qpn : stim.qpns()) {
+      if (env.commands_in_flight(qpn) == 0 && !env.doorbell_pending(qpn) && fence_free(qpn) &&
+          env.model().qpc_address(qpn) && env.model().qpc(qpn).valid) {
+        live.push_back(qpn);
+        if (dma.open(qpn) != 0) busy.push_back(qpn);
+      }
+    }
+    const std::vector<uint32_t> &from = !busy.empty() && busy_draw(rng) ? busy : live;
+    if (from.empty()) return std::nullopt;
+    return from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng)];
+  };
+  std::bernoulli_distribution stress_draw(o.reset_stress), destroy_draw(0.3), dma_draw(0.2);
   stim.set_filter(command_ok);
   std::discrete_distribution<int> kind({o.dp_rate, o.db_rate, 1.0 - o.dp_rate - o.db_rate});
 
   uint64_t cmds = 0, owed_dp = 0, owed_db = 0;
   bool cmd_drawn = false;  // the kind draws have reached the next command
+  bool stress_next = false;  // ... and it is a stress reset
   std::optional<Command> held;  // a global command waiting for the datapath to go idle
   uint64_t last_progress = env.tb().cycles(), seen = 0;
   auto traffic = [&] {
@@ -212,12 +256,41 @@ void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim) {
       switch (kind(rng)) {
         case 0: ++owed_dp; break;
         case 1: ++owed_db; break;
-        default: cmd_drawn = true; break;
+        default:
+          cmd_drawn = true;
+          stress_next = stress && stress_draw(rng);
+          break;
       }
     }
     const bool global_busy = held || env.global_commands_in_flight() > 0;
+    for (auto it = stress_resets.begin(); it != stress_resets.end();) {
+      if (env.commands_in_flight(*it) == 0 && !env.reset_fence().busy(*it)) {
+        it = stress_resets.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    // A stress reset instead of the drawn command.
+    if (stress_next && cmd_drawn && !held && env.commands_in_flight() < kCmdDepth) {
+      stress_next = false;  // with no QP to reset, an ordinary command instead
+      if (const std::optional<uint32_t> qpn = stress_target()) {
+        Command c;
+        c.qpn = *qpn;
+        if (destroy_draw(rng)) {
+          c.op = Opcode::DestroyQp;
+        } else {
+          c.op = Opcode::ModifyQp;
+          c.attr_mask = attr::kState;
+          c.qp_state = static_cast<uint32_t>(QpState::Reset);
+        }
+        env.push_command(c);
+        stress_resets.insert(*qpn);
+        ++cmds;
+        cmd_drawn = false;
+      }
+    }
     // Commands: keep kCmdDepth queued or in flight, on QPNs free of datapath traffic.
-    if (cmd_drawn && !held && env.commands_in_flight() < kCmdDepth &&
+    if (cmd_drawn && !stress_next && !held && env.commands_in_flight() < kCmdDepth &&
         std::any_of(stim.qpns().begin(), stim.qpns().end(), command_ok)) {
       const Command c = stim.next();
       ++cmds;
@@ -225,17 +298,43 @@ void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim) {
       if (RandomStimulus::is_global(c)) {
         held = c;
       } else {
+        // Under stress an ordinary reset is one too: the DMA_ENDs it waits for may go.
+        const bool stressed = stress && ResetFence::is_reset(c) && c.qpn <= kPsnMask &&
+                              env.commands_in_flight(c.qpn) == 0;
         env.push_command(c);
+        if (stressed) stress_resets.insert(c.qpn);
       }
     }
-    if (held && env.dp_in_flight() == 0 && env.doorbells_pending() == 0 &&
+    // (not behind a stress reset: it could wait for DMA_ENDs the held datapath keeps back)
+    if (held && env.dp_in_flight() == 0 && env.doorbells_pending() == 0 && stress_resets.empty() &&
         env.commands_in_flight() < kCmdDepth) {
       env.push_command(*held);
       held.reset();
     }
+    // The DMA engine's DMA_ENDs that are due go whatever the draws owe: a reset may be
+    // waiting for them while the command stream stands still.
+    while (stress && !global_busy && env.dp_queued() < kDpQueued && env.dp_in_flight() < kDpInFlight) {
+      const std::optional<DpRequest> end = dma.take_due(env.tb().cycles(), dp_ok);
+      if (!end) break;
+      env.push_dp(*end);
+    }
     // Datapath operations, as fast as the port takes them.
     while (owed_dp > 0 && !global_busy && env.dp_queued() < kDpQueued &&
            env.dp_in_flight() < kDpInFlight) {
+      // Under stress, now and then a burst begins.
+      std::optional<DpRequest> dma_op;
+      if (stress && dma_draw(rng)) {
+        const auto usable = [&](uint32_t qpn) { return dp_ok(qpn) && dma.can_begin(qpn); };
+        if (const std::optional<uint32_t> qpn = dps.pick_qpn(usable)) {
+          const uint32_t epoch = env.model().qpc_address(*qpn) ? env.model().qpc(*qpn).epoch : 0;
+          dma_op = dma.begin(*qpn, epoch, env.tb().cycles());
+        }
+      }
+      if (dma_op) {
+        env.push_dp(*dma_op);
+        --owed_dp;
+        continue;
+      }
       const std::optional<uint32_t> qpn = dps.pick_qpn(dp_ok);
       if (!qpn) break;
       env.push_dp(dps.op(*qpn, env.dp_in_flight(*qpn) + env.doorbell_pending(*qpn)));
@@ -264,6 +363,9 @@ void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim) {
     }
   }
   env.drain();
+  result.dma_begun = dma.begun();
+  result.dma_ended = dma.ended();
+  result.dma_never = dma.abandoned();
 }
 
 }  // namespace
@@ -282,7 +384,7 @@ SimResult run_random(const SimOptions &o, QpmEnv &env) {
   if (o.dp_rate <= 0.0 && o.db_rate <= 0.0) {
     env.run_stream(o.cmds, [&] { return stim.next(); });
   } else {
-    run_mixed(o, env, stim);
+    run_mixed(o, env, stim, r);
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.cycles = env.tb().cycles() - c0;

@@ -46,6 +46,11 @@ struct SimOptions {
   double dp_rsp_stall = 0.0;  // chance dp_rsp_ready is low in a cycle
   double eqe_stall = 0.0;     // chance eqe_ready is low in a cycle
   double cqe_stall = 0.0;     // chance cqe_ready is low in a cycle
+  // Reset under stress (docs/reset.md): the chance that a command is a MODIFY_QP to
+  // RESET or a DESTROY_QP of a QP with work in flight, sent beside its datapath
+  // operations, with a DMA engine beginning and ending payload bursts.
+  double reset_stress = 0.0;
+  uint32_t reset_timeout = 0;  // RESET_TIMEOUT to program (0: the hardware's 4096)
 };
 // qpm_sim's defaults where they differ from SimOptions{} (which the tests use): a mix of
 // commands, datapath operations and doorbells with back-pressure on every stream.
@@ -67,6 +72,8 @@ struct SimResult {
   double seconds = 0.0;
   std::vector<std::string> problems;  // final_check(): empty when clean
   std::vector<uint32_t> counters;     // kCounterNames order
+  // --reset-stress: the DMA engine's bursts begun, ended (DMA_END sent), never ended.
+  uint64_t dma_begun = 0, dma_ended = 0, dma_never = 0;
   FuncCoverage coverage;
 };
 
