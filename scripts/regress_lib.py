@@ -29,6 +29,8 @@ PROFILES = {
                      "--mem-aw-waits-for-w", "--mem-interleave"],
     "errors": ["--mem-latency", "20:60", "--mem-reorder", "--mem-read-error-rate", "0.02",
                "--mem-write-error-rate", "0.05"],
+    # Reset with work in flight (docs/reset.md): resets beside traffic and a DMA engine.
+    "resets": ["--mem-latency", "20:120", "--mem-reorder", "--reset-stress", "0.05"],
 }
 TESTS = ("sim", "cache")
 LOG_TAIL_LINES = 60

@@ -38,10 +38,12 @@ const std::vector<std::pair<const char *, const char *>> kCacheBins = {
     {"cache.refused", "refused"},   {"cache.mem_error", "mem_errors"},
     {"cache.miss_wait", "miss_waits"}, {"cache.wb_retry", "wb_retries"},
     {"flush.overflow", "flush_overflows"},
+    {"reset.waited", "resets_waited"}, {"reset.forced", "resets_forced"},
 };
 
 // What each datapath operation can answer (SPEC §6, docs/datapath.md), and why it can
-// DROP. MEM_ERR needs a run with memory errors; op codes 9..15 are "UNKNOWN".
+// DROP. MEM_ERR needs a run with memory errors, QUIESCE and most STALEs one with
+// --reset-stress (docs/reset.md); op codes 9..15 are "UNKNOWN".
 struct DpAnswers {
   const char *op;
   std::vector<Verdict> verdicts;
@@ -53,20 +55,25 @@ const std::vector<DpAnswers> &dp_answers() {
   static const std::vector<DpAnswers> answers = {
       {"RX_REQ",
        {V::Accept, V::Duplicate, V::Drop, V::NakSeq, V::NakAccess, V::NakInvalid, V::Rnr},
-       {D::NoQp, D::State, D::Opcode, D::Qkey, D::Psn, D::Seq, D::Access, D::NoWqe, D::MemErr}},
-      {"RX_RESP_DONE", {V::Accept, V::Drop}, {D::NoQp, D::Count, D::MemErr}},
+       {D::NoQp, D::State, D::Opcode, D::Qkey, D::Psn, D::Seq, D::Access, D::NoWqe, D::MemErr,
+        D::Quiesce}},
+      {"RX_RESP_DONE", {V::Accept, V::Drop}, {D::NoQp, D::Count, D::MemErr, D::Stale, D::Quiesce}},
       {"TX_WQE",
        {V::Issue, V::Empty, V::LocalErr, V::Stall, V::Drop},
-       {D::NoQp, D::State, D::MemErr}},
-      {"RX_ACK", {V::Accept, V::Drop}, {D::NoQp, D::Type, D::State, D::Count, D::MemErr}},
+       {D::NoQp, D::State, D::MemErr, D::Quiesce}},
+      {"RX_ACK",
+       {V::Accept, V::Drop},
+       {D::NoQp, D::Type, D::State, D::Count, D::MemErr, D::Stale, D::Quiesce}},
       {"TIMEOUT",
        {V::Retry, V::Fatal, V::Drop},
-       {D::NoQp, D::Type, D::State, D::Count, D::MemErr}},
+       {D::NoQp, D::Type, D::State, D::Count, D::MemErr, D::Stale, D::Quiesce}},
       {"RNR_NAK",
        {V::Retry, V::Fatal, V::Drop},
-       {D::NoQp, D::Type, D::State, D::Count, D::MemErr}},
-      {"RX_NAK", {V::Fatal, V::Drop}, {D::NoQp, D::Type, D::State, D::Count, D::MemErr}},
-      {"DMA_BEGIN", {V::Accept, V::Drop}, {D::NoQp, D::Stale, D::Count, D::MemErr}},
+       {D::NoQp, D::Type, D::State, D::Count, D::MemErr, D::Stale, D::Quiesce}},
+      {"RX_NAK",
+       {V::Fatal, V::Drop},
+       {D::NoQp, D::Type, D::State, D::Count, D::MemErr, D::Stale, D::Quiesce}},
+      {"DMA_BEGIN", {V::Accept, V::Drop}, {D::NoQp, D::Stale, D::Count, D::MemErr, D::Quiesce}},
       {"DMA_END", {V::Accept, V::Drop}, {D::NoQp, D::Stale, D::Count, D::MemErr}},
       {"UNKNOWN", {V::Drop}, {D::NoQp, D::Opcode, D::MemErr}},
   };
