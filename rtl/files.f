@@ -3,6 +3,7 @@ rtl/common/qpm_ram_1p.sv
 rtl/common/qpm_ram_2p.sv
 rtl/common/qpm_fifo.sv
 rtl/common/qpm_plru_tree.sv
+rtl/common/qpm_mux_tree.sv
 rtl/dp/qpm_dp_responder.sv
 rtl/dp/qpm_dp_requester.sv
 rtl/dp/qpm_dp_dma.sv
@@ -17,6 +18,7 @@ rtl/cmd/qpm_cmd_exec.sv
 rtl/cmd/qpm_cmd_unit.sv
 rtl/ctx/qpm_qpc_reset.sv
 rtl/ctx/qpm_dir_table.sv
+rtl/ctx/qpm_cache_set.sv
 rtl/ctx/qpm_cache_lines.sv
 rtl/ctx/qpm_victim_select.sv
 rtl/ctx/qpm_evict_trap.sv

@@ -22,7 +22,9 @@ module qpm_top #(
   parameter int unsigned CqeDepth    = 8,     // CQE FIFO entries
   parameter int unsigned EqDepth     = 16,    // EQ FIFO entries in front of the EQE port
   parameter int unsigned FlushSlots  = 4,     // QPs flushed at once before the scan (1 .. 7)
-  localparam int unsigned AxiIdW     = 4,
+  // One AXI ID per miss register plus the maintenance engine's: 4 bits up to 15 MSHRs,
+  // wider beyond (MSHRs 16 takes 5).
+  localparam int unsigned AxiIdW     = (Mshrs + 1 > 16) ? $clog2(Mshrs + 1) : 4,
   // the eviction-trap question: {tag 4, set, per way {eligible, pinned, dirty, valid, qpn}}
   localparam int unsigned EvictReqW  = 4 + $clog2(Sets) + Ways * (qpm_pkg::QpnW + 4)
 ) (

@@ -7,9 +7,9 @@
 # (qpm_top: Sets 64, Ways 4, Mshrs 8):
 #   cache entries 256 .. 4096  Sets 64 .. 1024 with Ways 4      (entries256 = default)
 #   ways 2, 4, 8               Sets 64                          (ways4 = default)
-#   MSHRs 4, 8, 15             Sets 64, Ways 4                  (mshrs8 = default)
-#     (15, not 16: qpm_top's AXI ID is 4 bits and the cache needs Mshrs + 1 IDs, one per
-#     miss register plus the maintenance engine; the RTL stops Mshrs 16 at elaboration)
+#   MSHRs 4, 8, 16             Sets 64, Ways 4                  (mshrs8 = default)
+#     (the cache needs Mshrs + 1 AXI IDs, one per miss register plus the maintenance
+#     engine: qpm_top's ID is 4 bits up to 15 MSHRs and 5 at 16)
 # The default point runs first, into build/synth itself, with (unless --no-fpga) the
 # synth_xilinx count; the others go to build/synth/sweep/NAME. Then
 # scripts/synth_report.py writes build/synth/sweep.csv and build/synth/sweep.png and
@@ -48,7 +48,7 @@ done
 POINTS=(
   "mshrs4      64   4  4"
   "ways2       64   2  8"
-  "mshrs15     64   4  15"
+  "mshrs16     64   4  16"
   "entries512  128  4  8"
   "ways8       64   8  8"
   "entries1024 256  4  8"

@@ -9,6 +9,12 @@
 // scan) and one strobe per kind of update. Updates that meet on one line in one cycle
 // resolve in the order the ports are listed (a later one wins); the users keep such
 // meetings to the cases the order makes right (docs/qp-cache.md, "Line state").
+//
+// Structure: the flip-flops are here, flat; one qpm_cache_set per set computes that set's
+// next state from the updates this module decodes for it (a select per kind of update),
+// and each read view is a qpm_mux_tree over the sets. Both are repeated modules, so
+// synthesis, which keeps the hierarchy, maps each once whatever the number of sets
+// (docs/capacity.md, "Run time").
 module qpm_cache_lines #(
   parameter int unsigned Sets = 64,
   parameter int unsigned Ways = 4,
@@ -90,109 +96,174 @@ module qpm_cache_lines #(
     end
   endfunction
 
+
   logic [Lines-1:0] valid_q, dirty_q, pinned_q, reserved_q;
   logic [TagW-1:0]  tag_q  [Lines];
   logic [Ways-2:0]  plru_q [Sets];
   logic [LruW-1:0]  lru_q  [Sets];
   logic [15:0]      lfsr_q;
 
-  // ---- lookup
-  logic [SetW-1:0] look_set;
-  assign look_set = look_qpn_i[SetW-1:0];
-  logic [WayW-1:0] look_way;
-  always_comb begin
-    look_hit_o           = 1'b0;
-    look_way             = '0;
-    look_pinned_in_set_o = '0;
-    for (int unsigned w = 0; w < Ways; w++) begin
-      if (valid_q[line_of(look_set, WayW'(w))]
-          && tag_q[line_of(look_set, WayW'(w))] == look_qpn_i[qpm_pkg::QpnW-1:SetW]) begin
-        look_hit_o = 1'b1;
-        look_way   = WayW'(w);
-      end
-      look_pinned_in_set_o += (WayW + 1)'(valid_q[line_of(look_set, WayW'(w))]
-                                          && pinned_q[line_of(look_set, WayW'(w))]);
-    end
-  end
-  assign look_line_o   = line_of(look_set, look_way);
-  assign look_pinned_o = pinned_q[look_line_o];
+  // What each view reads of a set: the lookup its tags, valid and pinned bits; the
+  // maintenance scan its tags, valid and dirty bits; the victim choice everything.
+  localparam int unsigned VictW = Ways * (TagW + 4) + (Ways - 1) + LruW;
 
-  // ---- victim view and maintenance view
-  always_comb begin
-    for (int unsigned w = 0; w < Ways; w++) begin
-      vict_valid_o[w]    = valid_q[line_of(vict_set_i, WayW'(w))];
-      vict_dirty_o[w]    = dirty_q[line_of(vict_set_i, WayW'(w))];
-      vict_pinned_o[w]   = pinned_q[line_of(vict_set_i, WayW'(w))];
-      vict_reserved_o[w] = reserved_q[line_of(vict_set_i, WayW'(w))];
-      vict_tags_o[w*TagW +: TagW] = tag_q[line_of(vict_set_i, WayW'(w))];
-    end
-  end
-  assign vict_plru_o  = plru_q[vict_set_i];
-  assign vict_lru_o   = lru_q[vict_set_i];
-  assign rand_way_o   = lfsr_q[WayW-1:0];
-  assign scan_valid_o = valid_q[scan_line_i];
-  assign scan_dirty_o = dirty_q[scan_line_i];
-  assign scan_qpn_o   = {tag_q[scan_line_i], scan_line_i[LineW-1 -: SetW]};
-
-  // ---- next state, per line and per set (one process per element: in one big process
-  // Yosys turns every indexed write into a copy of the whole array)
-  logic [SetW-1:0] fill_set;
-  logic [WayW-1:0] fill_way;
-  logic [Ways-2:0] look_touched, fill_touched;
-  logic [LruW-1:0] look_lru, fill_lru;
+  // ---- where each update goes
+  logic [SetW-1:0] look_set, fill_set, dirty_p1_set, reserve_set, maint_set;
+  logic [WayW-1:0] look_way, fill_way, dirty_p1_way, reserve_way, maint_way;
+  assign look_set     = look_qpn_i[SetW-1:0];
   assign fill_set     = fill_line_i[LineW-1 -: SetW];
   assign fill_way     = fill_line_i[WayW-1:0];
-  assign look_touched = touch(plru_q[look_set], look_way);
-  // A fill and a hit in one set in one cycle: both accesses count.
-  assign fill_touched = touch((touch_i && look_set == fill_set) ? look_touched
-                                                                 : plru_q[fill_set], fill_way);
-  assign look_lru     = lru_touch(lru_q[look_set], look_way);
-  assign fill_lru     = lru_touch((touch_i && look_set == fill_set) ? look_lru
-                                                                     : lru_q[fill_set], fill_way);
+  assign dirty_p1_set = dirty_p1_line_i[LineW-1 -: SetW];
+  assign dirty_p1_way = dirty_p1_line_i[WayW-1:0];
+  assign reserve_set  = reserve_line_i[LineW-1 -: SetW];
+  assign reserve_way  = reserve_line_i[WayW-1:0];
+  assign maint_set    = maint_line_i[LineW-1 -: SetW];
+  assign maint_way    = maint_line_i[WayW-1:0];
 
-  for (genvar g = 0; g < Lines; g++) begin : gen_line
-    logic look_here, reserve_here, fill_here, maint_here;
-    logic valid_d, dirty_d, pinned_d, reserved_d;
-    assign look_here    = look_hit_o && look_line_o == LineW'(g);
-    assign reserve_here = reserve_i && reserve_line_i == LineW'(g);
-    assign fill_here    = fill_i && fill_line_i == LineW'(g);
-    assign maint_here   = maint_line_i == LineW'(g);
-    always_comb begin
-      valid_d    = valid_q[g];
-      dirty_d    = dirty_q[g];
-      pinned_d   = pinned_q[g];
-      reserved_d = reserved_q[g];
-      if (look_here && dirty_i) dirty_d  = 1'b1;
-      if (dirty_p1_i && dirty_p1_line_i == LineW'(g)) dirty_d = 1'b1;
-      if (look_here && pin_i)   pinned_d = pin_value_i;
-      if (reserve_here) begin
-        valid_d    = 1'b0;
-        dirty_d    = 1'b0;
-        pinned_d   = 1'b0;
-        reserved_d = 1'b1;
-      end
-      if (fill_here) begin
-        valid_d  = 1'b1;
-        dirty_d  = 1'b0;
-        pinned_d = 1'b0;
-      end
-      if (release_i[g])           reserved_d = 1'b0;
-      if (maint_here && clean_i)  dirty_d    = 1'b0;
-      if (maint_here && drop_i)   valid_d    = 1'b0;
+  // The views: in synthesis (and the proofs: Yosys defines SYNTHESIS) a qpm_mux_tree per
+  // view over every set's word; in simulation one indexed read of the same word (building
+  // every set's word in every evaluation made the Verilated model three times slower).
+  // The word of set s: {lru, plru, reserved, pinned, dirty, valid, tags}; each view's
+  // tree carries the part of it the view reads.
+`ifndef SYNTHESIS
+  function automatic logic [VictW-1:0] set_word(logic [SetW-1:0] s);
+    logic [Ways*TagW-1:0] tags;
+    for (int unsigned w = 0; w < Ways; w++) tags[w*TagW +: TagW] = tag_q[line_of(s, WayW'(w))];
+    set_word = {lru_q[s], plru_q[s], reserved_q[32'(s)*Ways +: Ways],
+                pinned_q[32'(s)*Ways +: Ways], dirty_q[32'(s)*Ways +: Ways],
+                valid_q[32'(s)*Ways +: Ways], tags};
+  endfunction
+`endif
+
+  // ---- replacement bits after this cycle's accesses: the lookup's set, and the fill's
+  // (a fill and a hit in one set in one cycle: both accesses count)
+  localparam int unsigned RepW = (Ways - 1) + LruW;
+  logic [Ways-2:0]      look_plru, fill_plru, look_touched, fill_touched;
+  logic [LruW-1:0]      look_lru, fill_lru, look_lru_touched, fill_lru_touched;
+`ifdef SYNTHESIS
+  qpm_mux_tree #(.N(Sets), .W(RepW)) u_look_rep_mux (
+    .in_i  (rep_words),
+    .sel_i (look_set),
+    .out_o ({look_lru, look_plru})
+  );
+  qpm_mux_tree #(.N(Sets), .W(RepW)) u_fill_rep_mux (
+    .in_i  (rep_words),
+    .sel_i (fill_set),
+    .out_o ({fill_lru, fill_plru})
+  );
+`else
+  logic [VictW-1:0] look_rep_full, fill_rep_full;
+  assign look_rep_full         = set_word(look_set);
+  assign fill_rep_full         = set_word(fill_set);
+  assign {look_lru, look_plru} = look_rep_full[VictW-1 -: RepW];
+  assign {fill_lru, fill_plru} = fill_rep_full[VictW-1 -: RepW];
+  logic unused_rep_full;   // the tags and line state of these reads go unused
+  assign unused_rep_full = ^{look_rep_full[VictW-RepW-1:0], fill_rep_full[VictW-RepW-1:0]};
+`endif
+  assign look_touched     = touch(look_plru, look_way);
+  assign fill_touched     = touch((touch_i && look_set == fill_set) ? look_touched : fill_plru,
+                                  fill_way);
+  assign look_lru_touched = lru_touch(look_lru, look_way);
+  assign fill_lru_touched = lru_touch((touch_i && look_set == fill_set) ? look_lru_touched
+                                                                         : fill_lru, fill_way);
+
+  // ---- per set: the views' words (set s at [s*W +: W]), the next state, the flip-flops
+`ifdef SYNTHESIS
+  localparam int unsigned LookW = Ways * (TagW + 2);
+  localparam int unsigned ScanW = Ways * (TagW + 2);
+  logic [Sets*LookW-1:0] look_words;
+  logic [Sets*ScanW-1:0] scan_words;
+  logic [Sets*VictW-1:0] vict_words;
+  logic [Sets*RepW-1:0]  rep_words;
+`endif
+  for (genvar g = 0; g < Sets; g++) begin : gen_set
+    logic [Ways*TagW-1:0] tags;
+    logic [Ways-1:0]      valid, dirty, pinned, reserved;
+    logic [Ways-1:0]      valid_d, dirty_d, pinned_d, reserved_d, tag_we;
+    logic [Ways-2:0]      plru_d;
+    logic [LruW-1:0]      lru_d;
+    for (genvar w = 0; w < Ways; w++) begin : gen_way
+      assign tags[w*TagW +: TagW] = tag_q[line_of(SetW'(g), WayW'(w))];
     end
+    assign valid    = valid_q[g*Ways +: Ways];
+    assign dirty    = dirty_q[g*Ways +: Ways];
+    assign pinned   = pinned_q[g*Ways +: Ways];
+    assign reserved = reserved_q[g*Ways +: Ways];
+`ifdef SYNTHESIS
+    assign look_words[g*LookW +: LookW] = {pinned, valid, tags};
+    assign scan_words[g*ScanW +: ScanW] = {dirty, valid, tags};
+    assign vict_words[g*VictW +: VictW] = {lru_q[g], plru_q[g], reserved, pinned, dirty, valid,
+                                           tags};
+    assign rep_words[g*RepW +: RepW]    = {lru_q[g], plru_q[g]};
+`else
+    logic unused_tags;   // simulation reads the tags through set_word
+    assign unused_tags = ^tags;
+`endif
+
+    qpm_cache_set #(.Ways(Ways)) u_next (
+      .valid_i        (valid),
+      .dirty_i        (dirty),
+      .pinned_i       (pinned),
+      .reserved_i     (reserved),
+      .plru_i         (plru_q[g]),
+      .lru_i          (lru_q[g]),
+      .valid_d_o      (valid_d),
+      .dirty_d_o      (dirty_d),
+      .pinned_d_o     (pinned_d),
+      .reserved_d_o   (reserved_d),
+      .plru_d_o       (plru_d),
+      .lru_d_o        (lru_d),
+      .tag_we_o       (tag_we),
+      .look_sel_i     (look_set == SetW'(g)),
+      .look_hit_i     (look_hit_o),
+      .look_way_i     (look_way),
+      .touch_i        (touch_i),
+      .look_plru_i    (look_touched),
+      .look_lru_i     (look_lru_touched),
+      .write_i        (dirty_i),
+      .pin_i          (pin_i),
+      .pin_value_i    (pin_value_i),
+      .dirty_p1_sel_i (dirty_p1_i && dirty_p1_set == SetW'(g)),
+      .dirty_p1_way_i (dirty_p1_way),
+      .reserve_sel_i  (reserve_i && reserve_set == SetW'(g)),
+      .reserve_way_i  (reserve_way),
+      .fill_sel_i     (fill_i && fill_set == SetW'(g)),
+      .fill_way_i     (fill_way),
+      .fill_plru_i    (fill_touched),
+      .fill_lru_i     (fill_lru_touched),
+      .release_i      (release_i[g*Ways +: Ways]),
+      .maint_sel_i    (maint_set == SetW'(g)),
+      .maint_way_i    (maint_way),
+      .clean_i        (clean_i),
+      .drop_i         (drop_i)
+    );
+
+    // One process per element: in one big process Yosys turns every indexed write into
+    // a copy of the whole array.
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        valid_q[g]    <= 1'b0;
-        dirty_q[g]    <= 1'b0;
-        pinned_q[g]   <= 1'b0;
-        reserved_q[g] <= 1'b0;
-        tag_q[g]      <= '0;
+        plru_q[g] <= '0;
+        lru_q[g]  <= '0;
       end else begin
-        valid_q[g]    <= valid_d;
-        dirty_q[g]    <= dirty_d;
-        pinned_q[g]   <= pinned_d;
-        reserved_q[g] <= reserved_d;
-        if (fill_here) tag_q[g] <= fill_qpn_i[qpm_pkg::QpnW-1:SetW];
+        plru_q[g] <= plru_d;
+        lru_q[g]  <= lru_d;
+      end
+    end
+    for (genvar w = 0; w < Ways; w++) begin : gen_line
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          valid_q[g*Ways+w]    <= 1'b0;
+          dirty_q[g*Ways+w]    <= 1'b0;
+          pinned_q[g*Ways+w]   <= 1'b0;
+          reserved_q[g*Ways+w] <= 1'b0;
+          tag_q[g*Ways+w]      <= '0;
+        end else begin
+          valid_q[g*Ways+w]    <= valid_d[w];
+          dirty_q[g*Ways+w]    <= dirty_d[w];
+          pinned_q[g*Ways+w]   <= pinned_d[w];
+          reserved_q[g*Ways+w] <= reserved_d[w];
+          if (tag_we[w]) tag_q[g*Ways+w] <= fill_qpn_i[qpm_pkg::QpnW-1:SetW];
+        end
       end
     end
   end
@@ -200,22 +271,82 @@ module qpm_cache_lines #(
   logic unused_fill_set_bits;   // the set is fill_line_i's; the QPN gives the tag
   assign unused_fill_set_bits = ^fill_qpn_i[SetW-1:0];
 
-  for (genvar g = 0; g < Sets; g++) begin : gen_set
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        plru_q[g] <= '0;
-        lru_q[g]  <= '0;
-      end else if (fill_i && fill_set == SetW'(g)) begin
-        plru_q[g] <= fill_touched;
-        lru_q[g]  <= fill_lru;
-      end else if (touch_i && look_set == SetW'(g)) begin
-        plru_q[g] <= look_touched;
-        lru_q[g]  <= look_lru;
+  // ---- lookup
+  logic [Ways*TagW-1:0] look_tags;
+  logic [Ways-1:0]      look_valid, look_pinned;
+`ifdef SYNTHESIS
+  qpm_mux_tree #(.N(Sets), .W(LookW)) u_look_mux (
+    .in_i  (look_words),
+    .sel_i (look_set),
+    .out_o ({look_pinned, look_valid, look_tags})
+  );
+`else
+  logic [VictW-1:0] look_full;
+  assign look_full   = set_word(look_set);
+  assign look_tags   = look_full[Ways*TagW-1:0];
+  assign look_valid  = look_full[Ways*TagW +: Ways];
+  assign look_pinned = look_full[Ways*TagW + 2*Ways +: Ways];
+  logic unused_look_full;   // the lookup reads tags, valid and pinned bits only
+  assign unused_look_full = ^{look_full[VictW-1:Ways*TagW + 3*Ways],
+                              look_full[Ways*TagW + Ways +: Ways]};
+`endif
+  always_comb begin
+    look_hit_o           = 1'b0;
+    look_way             = '0;
+    look_pinned_in_set_o = '0;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      if (look_valid[w] && look_tags[w*TagW +: TagW] == look_qpn_i[qpm_pkg::QpnW-1:SetW]) begin
+        look_hit_o = 1'b1;
+        look_way   = WayW'(w);
       end
+      look_pinned_in_set_o += (WayW + 1)'(look_valid[w] && look_pinned[w]);
     end
   end
+  assign look_line_o   = line_of(look_set, look_way);
+  assign look_pinned_o = look_pinned[look_way];
 
-  // x^16 + x^14 + x^13 + x^11 + 1 (maximal length), stepping every cycle.
+  // ---- victim view
+`ifdef SYNTHESIS
+  qpm_mux_tree #(.N(Sets), .W(VictW)) u_vict_mux (
+    .in_i  (vict_words),
+    .sel_i (vict_set_i),
+    .out_o ({vict_lru_o, vict_plru_o, vict_reserved_o, vict_pinned_o, vict_dirty_o,
+             vict_valid_o, vict_tags_o})
+  );
+`else
+  assign {vict_lru_o, vict_plru_o, vict_reserved_o, vict_pinned_o, vict_dirty_o, vict_valid_o,
+          vict_tags_o} = set_word(vict_set_i);
+`endif
+
+  // ---- maintenance view: one line
+  logic [SetW-1:0]      scan_set;
+  logic [WayW-1:0]      scan_way;
+  logic [Ways*TagW-1:0] scan_tags;
+  logic [Ways-1:0]      scan_valid, scan_dirty;
+  assign scan_set = scan_line_i[LineW-1 -: SetW];
+  assign scan_way = scan_line_i[WayW-1:0];
+`ifdef SYNTHESIS
+  qpm_mux_tree #(.N(Sets), .W(ScanW)) u_scan_mux (
+    .in_i  (scan_words),
+    .sel_i (scan_set),
+    .out_o ({scan_dirty, scan_valid, scan_tags})
+  );
+`else
+  logic [VictW-1:0] scan_full;
+  assign scan_full  = set_word(scan_set);
+  assign scan_tags  = scan_full[Ways*TagW-1:0];
+  assign scan_valid = scan_full[Ways*TagW +: Ways];
+  assign scan_dirty = scan_full[Ways*TagW + Ways +: Ways];
+  logic unused_scan_full;   // the scan reads tags, valid and dirty bits only
+  assign unused_scan_full = ^scan_full[VictW-1:Ways*TagW + 2*Ways];
+`endif
+  assign scan_valid_o = scan_valid[scan_way];
+  assign scan_dirty_o = scan_dirty[scan_way];
+  assign scan_qpn_o   = {scan_tags[scan_way*TagW +: TagW], scan_set};
+
+  // ---- the random policy's LFSR: x^16 + x^14 + x^13 + x^11 + 1 (maximal length),
+  // stepping every cycle
+  assign rand_way_o = lfsr_q[WayW-1:0];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) lfsr_q <= 16'hace1;
     else         lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
