@@ -2,8 +2,10 @@
 // (log2 N levels). Built recursively, so that Yosys, which keeps the hierarchy,
 // synthesizes one module per level instead of one N-input network: the cost of
 // synthesizing a large cache grows with log2 N, not N (docs/capacity.md, "Run time").
-// A select at or above N returns one of the words (the users never give one); in
-// simulation, where the model reads the word by index instead, an X or zero.
+// A select at or above N returns one of the words (the users never give one).
+// qpm_cache_lines instantiates it for synthesis and the proofs only (its simulation reads
+// a set by index), so Yosys checks it: make synth, and the cache proofs, which read the
+// views through it.
 module qpm_mux_tree #(
   parameter int unsigned N = 2,
   parameter int unsigned W = 1,
@@ -14,11 +16,6 @@ module qpm_mux_tree #(
   output logic [W-1:0]    out_o
 );
 
-`ifndef SYNTHESIS
-  // Simulation: one indexed read (a tree evaluates every word every cycle, which made the
-  // Verilated model several times slower). Synthesis and the proofs read the tree below.
-  assign out_o = in_i[32'(sel_i)*W +: W];
-`else
   if (N == 1) begin : gen_leaf
     assign out_o = in_i;
     logic unused_sel;
@@ -42,6 +39,5 @@ module qpm_mux_tree #(
     );
     assign out_o = sel_i[SelW-1] ? hi : lo;
   end
-`endif
 
 endmodule

@@ -122,7 +122,7 @@ module qpm_cache_lines #(
 
   // The views: in synthesis (and the proofs: Yosys defines SYNTHESIS) a qpm_mux_tree per
   // view over every set's word; in simulation one indexed read of the same word (building
-  // every set's word in every evaluation made the Verilated model three times slower).
+  // every set's word in every evaluation halved the Verilated model's speed).
   // The word of set s: {lru, plru, reserved, pinned, dirty, valid, tags}; each view's
   // tree carries the part of it the view reads.
 `ifndef SYNTHESIS
