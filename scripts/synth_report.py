@@ -406,7 +406,11 @@ def point(args):
     unmapped_all = set()
     for mod, n in sorted(counts.items(), key=lambda kv: kv[0]):
         if mod not in stat:
-            sys.exit(f"synth_report: module {mod} missing from stat.txt")
+            # Elaborated, then removed whole by the optimizer (every output unused, e.g. a
+            # view's multiplexer of bits a configuration does not read): no cells, no area.
+            print(f"synth_report: module {mod} was optimized away (not in stat.txt)",
+                  file=sys.stderr)
+            continue
         logic, flops, flop_ge, unmapped = area_of(stat[mod], lib)
         unmapped_all.update(unmapped)
         ram_bits = sum(w * dep for (m, _i, w, dep, _c, _r) in ram_list if m == mod)
@@ -514,6 +518,8 @@ def cache_total(cache, hier, blocks, ram_list):
     t = {"ge_logic": 0.0, "ge_flops": 0.0, "flops": 0, "ram_bits": 0, "modules": [],
          "levels": None, "worst_block": None}
     for mod, n in sub.items():
+        if mod not in by_mod:
+            continue  # optimized away: no cells
         b = by_mod[mod]
         per = b["instances"]
         t["ge_logic"] += b["ge_logic"] / per * n
