@@ -85,8 +85,10 @@ synth: $(BUILD)/.deps-ok
 	scripts/synth.sh
 
 # Area against cache size, ways and MSHRs, one axis at a time (docs/capacity.md).
+# Two configurations at a time after the default (the machine's two cores).
+SWEEP_JOBS ?= 2
 synth-sweep: $(BUILD)/.deps-ok
-	scripts/synth_sweep.sh
+	scripts/synth_sweep.sh --jobs $(SWEEP_JOBS)
 
 # Proofs (docs/formal.md): one line per property, counterexamples under build/formal/.
 formal: $(BUILD)/.deps-ok

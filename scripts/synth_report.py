@@ -932,7 +932,7 @@ set grid
 plot '{out}/sweep_entries.dat' using 1:2 with linespoints lw 2 pt 7 title 'kGE, Ways 4 (Sets varies)', \\
      '{out}/sweep_entries.dat' using 1:3 axes x1y2 with linespoints lw 2 pt 5 dt 2 title 'SRAM kbit, Ways 4', \\
      '{out}/sweep_ways.dat' using 1:2 with points pt 9 ps 1.8 title 'kGE, Sets 64 (Ways 2, 4, 8)', \\
-     '{out}/sweep_mshrs.dat' using 1:2:(sprintf("%d MSHRs", $4)) with labels offset 4,0.8 point pt 13 ps 1.5 title 'kGE, Sets 64 Ways 4 (MSHRs 4, 8, 15)'
+     '{out}/sweep_mshrs.dat' using 1:2:(sprintf("%d MSHRs", $4)) with labels offset 4,0.8 point pt 13 ps 1.5 title 'kGE, Sets 64 Ways 4 (MSHRs 4, 8, 16)'
 """
     try:
         subprocess.run(["gnuplot"], input=script, text=True, check=True)

@@ -15,14 +15,15 @@
 # scripts/synth_report.py writes build/synth/sweep.csv and build/synth/sweep.png and
 # appends the sweep table and the area at stated densities to build/synth/report.md.
 #
-# Run time: the big points dominate (abc grows faster than the design: 567 s at 512
-# entries against 231 s at 256 on the 2-core machine); the 4096-entry point takes an
-# hour or more. --only runs some points and keeps the others' earlier results (a full run
-# starts from an empty build/synth/sweep); --no-default reuses build/synth's default run.
-# The table has every point whose run finished. docs/capacity.md has measured times.
+# Run time: a few minutes per point. The cache's line state is built of repeated modules
+# (one qpm_cache_set per set, qpm_mux_tree views), which Yosys maps once each, so a point
+# costs little more at 4096 entries than at 256. --only runs some points and keeps the
+# others' earlier results (a full run starts from an empty build/synth/sweep);
+# --no-default reuses build/synth's default run. The table has every point whose run
+# finished. docs/capacity.md has measured times.
 #
-# --jobs N runs N configurations at a time after the default (default 1: the machine
-# has 2 cores and is shared). Yosys runs under nice (SYNTH_NICE).
+# --jobs N runs N configurations at a time after the default (default 1; make
+# synth-sweep passes 2, the machine's cores). Yosys runs under nice (SYNTH_NICE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
