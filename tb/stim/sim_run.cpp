@@ -173,6 +173,10 @@ EnvOptions env_options(const SimOptions &o) {
   e.eqe_stall_prob = o.eqe_stall;
   e.cqe_stall_prob = o.cqe_stall;
   e.reset_timeout = o.reset_timeout;
+  // Resets under stress go beside datapath traffic; a command-only run has none.
+  if (o.reset_stress > 0.0 && o.dp_rate <= 0.0 && o.db_rate <= 0.0) {
+    throw std::invalid_argument("--reset-stress needs datapath traffic (--dp-rate > 0)");
+  }
   return e;
 }
 
