@@ -1,4 +1,5 @@
 rtl/qpm_pkg.sv
+rtl/qpm_event_pkg.sv
 rtl/common/qpm_ram_1p.sv
 rtl/common/qpm_ram_2p.sv
 rtl/common/qpm_fifo.sv
@@ -22,11 +23,13 @@ rtl/ctx/qpm_cache_set.sv
 rtl/ctx/qpm_cache_lines.sv
 rtl/ctx/qpm_victim_select.sv
 rtl/ctx/qpm_evict_trap.sv
+rtl/ctx/qpm_cache_tags.sv
 rtl/ctx/qpm_mshr_file.sv
 rtl/ctx/qpm_park_pool.sv
 rtl/ctx/qpm_wb_buffer.sv
 rtl/ctx/qpm_cache_maint.sv
 rtl/ctx/qpm_mem_arbiter.sv
+rtl/ctx/qpm_cache_mem_side.sv
 rtl/ctx/qpm_rmw_exec.sv
 rtl/ctx/qpm_qpc_pipe.sv
 rtl/ctx/qpm_qpc_cache.sv

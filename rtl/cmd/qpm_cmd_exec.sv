@@ -105,7 +105,7 @@ module qpm_cmd_exec #(
   always_comb begin
     pf_qpc               = qpc_i;
     pf_qpc.state         = qpm_pkg::StErr;
-    pf_qpc.ev_pending    = qpc_i.ev_pending | (5'd1 << qpm_pkg::EvBitFatal);
+    pf_qpc.ev_pending    = qpc_i.ev_pending | (5'd1 << qpm_event_pkg::EvBitFatal);
     pf_qpc.ev_fatal_port = 1'b1;
   end
 
@@ -124,7 +124,7 @@ module qpm_cmd_exec #(
         exec_rsp.status   = modify_status;
         exec_rsp.syndrome = modify_syndrome;
         exec_qpc          = modify_qpc;
-        if (drains_now) exec_qpc.ev_pending[qpm_pkg::EvBitSqDrained] = 1'b1;
+        if (drains_now) exec_qpc.ev_pending[qpm_event_pkg::EvBitSqDrained] = 1'b1;
       end
       qpm_pkg::OpDestroyQp: begin
         exec_qpc = destroyed_qpc;

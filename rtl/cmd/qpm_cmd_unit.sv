@@ -461,8 +461,8 @@ module qpm_cmd_unit #(
   assign event_valid_o       = ev_pending_q;
   assign event_o.is_port     = 1'b1;
   assign event_o.qpn         = qpm_pkg::QpnW'(cmd_q.port_num);
-  assign event_o.event_type  = qpm_pkg::EvPortErr;
-  assign event_o.syndrome    = qpm_pkg::SynNone;
+  assign event_o.event_type  = qpm_event_pkg::EvPortErr;
+  assign event_o.syndrome    = qpm_event_pkg::SynNone;
   assign rsp_o       = rsp_q;
 
   assign ctx_req_valid_o = fsm_q == CtxRequest || offer_pf;

@@ -6,11 +6,11 @@
 //                   ▼                                                │
 //                qpm_park_pool ◄── replay when the fill is done      │
 //                   │                                                │
-//                qpm_mshr_file: victim (qpm_victim_select over qpm_cache_lines)
-//                   -> dirty victim read out into qpm_wb_buffer (does not wait for it)
+//                qpm_mshr_file: victim (qpm_cache_tags: the lines and the victim choice)
+//                   -> dirty victim read out into the write-back buffer (no waiting)
 //                   -> directory (qpm_dir_table, else read) -> read the QPC -> fill
-//                qpm_cache_maint: SYNC_CACHE, MAP/UNMAP_PAGE (drained, exclusive)
-//                qpm_mem_arbiter: write-backs, then walks and fills, then maintenance
+//                qpm_cache_mem_side: the write-back buffer, the maintenance engine
+//                   (SYNC_CACHE, MAP/UNMAP_PAGE) and the memory request arbiter
 //
 // Set-associative, write-back, Sets x Ways lines. Misses do not block: the pipe keeps
 // serving hits while up to Mshrs fills are outstanding, and a request to a QPN whose
@@ -92,9 +92,6 @@ module qpm_qpc_cache #(
   if (Sets < 2 || (1 << SetW) != Sets) begin : gen_bad_sets
     $error("Sets must be a power of two, at least 2");
   end
-  if (PageBits != 6) begin : gen_bad_page_bits
-    $error("PageBits must be 6: a directory page is one 4 KiB host page of 64-byte QPCs");
-  end
   if (Mshrs + 1 > (1 << MemIdW)) begin : gen_bad_ids
     $error("MemIdW too narrow for Mshrs + 1 IDs");
   end
@@ -105,21 +102,16 @@ module qpm_qpc_cache #(
   // ---------------------------------------------------------------------------------
   // Signals between the blocks
   // ---------------------------------------------------------------------------------
-  // line state
+  // tag side (qpm_cache_tags)
   logic [QpnW-1:0]  look_qpn;
   logic             look_hit, look_pinned;
   logic [LineW-1:0] look_line;
   logic [WayW:0]    look_pinned_in_set;
   logic [SetW-1:0]  vict_set;
-  logic [Ways-1:0]  vict_valid, vict_dirty, vict_pinned, vict_reserved, vict_excl;
-  logic [Ways-2:0]  vict_plru;
-  logic [Ways*(Ways-1)/2-1:0] vict_lru;
-  logic [WayW-1:0]  rand_way;
-  logic [Ways*TagW-1:0] vict_tags;
-  logic             vict_found, sel_found, vict_step;
-  logic [WayW-1:0]  vict_way, sel_way;
-  logic [Ways-1:0]  vict_eligible;
+  logic             vict_step, vict_found, vict_valid, vict_dirty;
   logic [MshrW-1:0] vict_mshr;
+  logic [WayW-1:0]  vict_way;
+  logic [TagW-1:0]  vict_tag;
   logic [LineW-1:0] scan_line;
   logic             scan_valid, scan_dirty;
   logic [QpnW-1:0]  scan_qpn;
@@ -128,7 +120,6 @@ module qpm_qpc_cache #(
   logic             reserve;
   logic [LineW-1:0] reserve_line;
   logic [Lines-1:0] release_lines;
-  logic             x_clean, x_drop;
   // miss registers
   logic             m_on, m_filling, m_free_any, m_all_free;
   logic [MshrW-1:0] m_idx, m_free_idx;
@@ -146,14 +137,14 @@ module qpm_qpc_cache #(
   logic [LineW-1:0] fill_line;
   logic [QpnW-1:0]  fill_qpn;
   logic [57:0]      fill_addr;
-  // directory cache
-  logic               dir_inval;
-  logic [DirIdxW-1:0] dir_inval_idx;
+  logic             rd_req_valid, rd_req_ready, rd_req_line;
+  logic [MemIdW-1:0] rd_req_id;
+  logic [63:0]      rd_req_addr;
   // park pool
   logic             park_free_any, park_empty, stage_valid, take;
   logic [ReqW-1:0]  stage_req;
   logic [MshrW-1:0] stage_mshr;
-  // write-back buffer
+  // memory side (qpm_cache_mem_side): write-back buffer, maintenance engine
   logic             wb_free_any, wb_empty, wb_alloc, wb_alloc_maint, wb_load;
   logic [QpnW-1:0]  wb_alloc_qpn;
   logic [WbW-1:0]   wb_alloc_idx, wb_load_idx;
@@ -161,24 +152,16 @@ module qpm_qpc_cache #(
   logic [511:0]     wb_load_data;
   logic [WbDepth-1:0]      wb_pend;
   logic [WbDepth*QpnW-1:0] wb_pend_qpn;
-  logic             wb_maint_done;
-  // maintenance engine
-  logic             x_busy, x_start, xread, xread_ok, x_rsp_valid;
+  logic             x_busy, x_start, x_clean, x_drop, xread, xread_ok, x_rsp_valid;
   logic [qpm_pkg::CtxTagW-1:0] x_rsp_tag;
   qpm_pkg::ctx_status_e        x_rsp_status;
-  // memory requests
-  logic             wb_req_valid, wb_req_ready, rd_req_valid, rd_req_ready;
-  logic             x_req_valid, x_req_ready, x_req_write, rd_req_line;
-  logic [MemIdW-1:0] wb_req_id, rd_req_id;
-  logic [63:0]      wb_req_addr, rd_req_addr, x_req_addr, x_req_wdata;
-  logic [511:0]     wb_req_wdata;
-  // memory responses, by owner
-  logic rsp_maint, rsp_mshr, rsp_wb;
-  assign rsp_maint = mem_rsp_valid_i && mem_rsp_id_i == MaintId;
-  assign rsp_mshr  = mem_rsp_valid_i && !mem_rsp_write_i && 32'(mem_rsp_id_i) < Mshrs;
-  assign rsp_wb    = mem_rsp_valid_i && mem_rsp_write_i && 32'(mem_rsp_id_i) < WbDepth;
+  logic               dir_inval;
+  logic [DirIdxW-1:0] dir_inval_idx;
+  // read responses of the miss registers (write responses: qpm_cache_mem_side)
+  logic rsp_mshr;
+  assign rsp_mshr = mem_rsp_valid_i && !mem_rsp_write_i && 32'(mem_rsp_id_i) < Mshrs;
   // counters
-  logic cnt_hit, cnt_miss, cnt_merged, cnt_refused, cnt_wait;
+  logic cnt_hit, cnt_miss, cnt_merged, cnt_refused, cnt_wait, cnt_writeback;
   logic cnt_eviction, cnt_walk, cnt_dir_hit, cnt_unmapped, cnt_victim_wait;
 `ifdef FORMAL
   // for the proofs (formal/cache.toml): the lines miss registers own, and those of them
@@ -189,26 +172,28 @@ module qpm_qpc_cache #(
   // ---------------------------------------------------------------------------------
   // The blocks
   // ---------------------------------------------------------------------------------
-  qpm_cache_lines #(
-    .Sets (Sets),
-    .Ways (Ways)
-  ) u_lines (
+  qpm_cache_tags #(
+    .Sets  (Sets),
+    .Ways  (Ways),
+    .Mshrs (Mshrs)
+  ) u_tags (
     .clk_i                (clk_i),
     .rst_ni               (rst_ni),
+    .policy_i             (evict_policy_i),
+    .trap_timeout_i       (trap_timeout_i),
     .look_qpn_i           (look_qpn),
     .look_hit_o           (look_hit),
     .look_line_o          (look_line),
     .look_pinned_o        (look_pinned),
     .look_pinned_in_set_o (look_pinned_in_set),
+    .vict_step_i          (vict_step),
+    .vict_mshr_i          (vict_mshr),
     .vict_set_i           (vict_set),
+    .vict_found_o         (vict_found),
+    .vict_way_o           (vict_way),
     .vict_valid_o         (vict_valid),
     .vict_dirty_o         (vict_dirty),
-    .vict_pinned_o        (vict_pinned),
-    .vict_reserved_o      (vict_reserved),
-    .vict_plru_o          (vict_plru),
-    .vict_lru_o           (vict_lru),
-    .rand_way_o           (rand_way),
-    .vict_tags_o          (vict_tags),
+    .vict_tag_o           (vict_tag),
     .scan_line_i          (scan_line),
     .scan_valid_o         (scan_valid),
     .scan_dirty_o         (scan_dirty),
@@ -217,8 +202,10 @@ module qpm_qpc_cache #(
     .dirty_i              (dirty),
     .pin_i                (pin),
     .pin_value_i          (pin_value),
+    .excl_i               (excl),
     .dirty_p1_i           (dirty_p1),
-    .dirty_p1_line_i      (p1_line),
+    .excl_p1_i            (excl_p1),
+    .p1_line_i            (p1_line),
     .reserve_i            (reserve),
     .reserve_line_i       (reserve_line),
     .fill_i               (fill),
@@ -227,61 +214,13 @@ module qpm_qpc_cache #(
     .release_i            (release_lines),
     .clean_i              (x_clean),
     .drop_i               (x_drop),
-    .maint_line_i         (scan_line)
-  );
-
-  // The lines the pipe writes this cycle (in P0's decision or in P1) are not victims.
-  always_comb begin
-    for (int unsigned w = 0; w < Ways; w++) begin
-      vict_excl[w] = (excl && look_line == LineW'({vict_set, WayW'(w)}))
-                  || (excl_p1 && p1_line == LineW'({vict_set, WayW'(w)}));
-    end
-  end
-
-  qpm_victim_select #(
-    .Ways (Ways)
-  ) u_victim (
-    .policy_i   (evict_policy_i),
-    .valid_i    (vict_valid),
-    .pinned_i   (vict_pinned),
-    .reserved_i (vict_reserved),
-    .exclude_i  (vict_excl),
-    .plru_i     (vict_plru),
-    .lru_i      (vict_lru),
-    .rand_i     (rand_way),
-    .found_o    (sel_found),
-    .way_o      (sel_way),
-    .eligible_o (vict_eligible)
-  );
-
-  qpm_evict_trap #(
-    .Sets  (Sets),
-    .Ways  (Ways),
-    .Mshrs (Mshrs)
-  ) u_trap (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .policy_i    (evict_policy_i),
-    .timeout_i   (trap_timeout_i),
-    .step_i      (vict_step),
-    .step_mshr_i (vict_mshr),
-    .set_i       (vict_set),
-    .valid_i     (vict_valid),
-    .dirty_i     (vict_dirty),
-    .pinned_i    (vict_pinned),
-    .eligible_i  (vict_eligible),
-    .tags_i      (vict_tags),
-    .sel_found_i (sel_found),
-    .sel_way_i   (sel_way),
-    .found_o     (vict_found),
-    .way_o       (vict_way),
-    .req_valid_o (trap_req_valid_o),
-    .req_ready_i (trap_req_ready_i),
-    .req_o       (trap_req_o),
-    .rsp_valid_i (trap_rsp_valid_i),
-    .rsp_tag_i   (trap_rsp_tag_i),
-    .rsp_way_i   (trap_rsp_way_i),
-    .cnt_o       (trap_cnt_o)
+    .trap_req_valid_o     (trap_req_valid_o),
+    .trap_req_ready_i     (trap_req_ready_i),
+    .trap_req_o           (trap_req_o),
+    .trap_rsp_valid_i     (trap_rsp_valid_i),
+    .trap_rsp_tag_i       (trap_rsp_tag_i),
+    .trap_rsp_way_i       (trap_rsp_way_i),
+    .trap_cnt_o           (trap_cnt_o)
   );
 
   qpm_mshr_file #(
@@ -321,9 +260,9 @@ module qpm_qpc_cache #(
     .vict_mshr_o       (vict_mshr),
     .vict_found_i      (vict_found),
     .vict_way_i        (vict_way),
-    .vict_valid_i      (vict_valid[vict_way]),
-    .vict_dirty_i      (vict_dirty[vict_way]),
-    .vict_tag_i        (vict_tags[32'(vict_way)*TagW +: TagW]),
+    .vict_valid_i      (vict_valid),
+    .vict_dirty_i      (vict_dirty),
+    .vict_tag_i        (vict_tag),
     .reserve_o         (reserve),
     .reserve_line_o    (reserve_line),
     .wbread_ok_i       (wbread_ok),
@@ -387,100 +326,64 @@ module qpm_qpc_cache #(
   qpm_pkg::ctx_req_t req_pipe;
   assign req_pipe = stage_valid ? stage_req : req_i;
 
-  qpm_wb_buffer #(
-    .Depth  (WbDepth),
-    .MemIdW (MemIdW)
-  ) u_wb (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .free_any_o      (wb_free_any),
-    .empty_o         (wb_empty),
-    .alloc_i         (wb_alloc),
-    .alloc_qpn_i     (wb_alloc_qpn),
-    .alloc_maint_i   (wb_alloc_maint),
-    .alloc_idx_o     (wb_alloc_idx),
-    .load_i          (wb_load),
-    .load_idx_i      (wb_load_idx),
-    .load_addr_i     (wb_load_addr),
-    .load_data_i     (wb_load_data),
-    .mem_req_valid_o (wb_req_valid),
-    .mem_req_ready_i (wb_req_ready),
-    .mem_req_id_o    (wb_req_id),
-    .mem_req_addr_o  (wb_req_addr),
-    .mem_req_wdata_o (wb_req_wdata),
-    .mem_rsp_valid_i (rsp_wb),
-    .mem_rsp_idx_i   (mem_rsp_id_i[WbW-1:0]),
-    .mem_rsp_error_i (mem_rsp_error_i),
-    .maint_done_o    (wb_maint_done),
-    .pend_o          (wb_pend),
-    .pend_qpn_o      (wb_pend_qpn)
-  );
-
-  qpm_cache_maint #(
+  qpm_cache_mem_side #(
     .Lines    (Lines),
     .PageBits (PageBits),
-    .DirIdxW  (DirIdxW)
-  ) u_maint (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .qpt_base_i      (qpt_base_i),
-    .start_i         (x_start),
-    .start_req_i     (req_pipe),
-    .busy_o          (x_busy),
-    .scan_line_o     (scan_line),
-    .scan_valid_i    (scan_valid),
-    .scan_dirty_i    (scan_dirty),
-    .scan_qpn_i      (scan_qpn),
-    .clean_o         (x_clean),
-    .drop_o          (x_drop),
-    .xread_o         (xread),
-    .xread_ok_i      (xread_ok),
-    .wb_done_i       (wb_maint_done),
-    .mem_req_valid_o (x_req_valid),
-    .mem_req_ready_i (x_req_ready),
-    .mem_req_write_o (x_req_write),
-    .mem_req_addr_o  (x_req_addr),
-    .mem_req_wdata_o (x_req_wdata),
-    .mem_rsp_valid_i (rsp_maint),
-    .mem_rsp_write_i (mem_rsp_write_i),
-    .mem_rsp_error_i (mem_rsp_error_i),
-    .mem_rsp_word_i  (mem_rsp_rdata_i[63:0]),
-    .dir_inval_o     (dir_inval),
-    .dir_inval_idx_o (dir_inval_idx),
-    .mapped_any_o    (mapped_any_o),
-    .rsp_valid_o     (x_rsp_valid),
-    .rsp_tag_o       (x_rsp_tag),
-    .rsp_status_o    (x_rsp_status)
-  );
-
-  qpm_mem_arbiter #(
-    .MemIdW  (MemIdW),
-    .MaintId (MaintId)
-  ) u_mem_arb (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .wb_valid_i      (wb_req_valid),
-    .wb_ready_o      (wb_req_ready),
-    .wb_id_i         (wb_req_id),
-    .wb_addr_i       (wb_req_addr),
-    .wb_wdata_i      (wb_req_wdata),
-    .rd_valid_i      (rd_req_valid),
-    .rd_ready_o      (rd_req_ready),
-    .rd_id_i         (rd_req_id),
-    .rd_addr_i       (rd_req_addr),
-    .rd_line_i       (rd_req_line),
-    .x_valid_i       (x_req_valid),
-    .x_ready_o       (x_req_ready),
-    .x_write_i       (x_req_write),
-    .x_addr_i        (x_req_addr),
-    .x_wdata_i       (x_req_wdata),
-    .mem_req_valid_o (mem_req_valid_o),
-    .mem_req_ready_i (mem_req_ready_i),
-    .mem_req_write_o (mem_req_write_o),
-    .mem_req_id_o    (mem_req_id_o),
-    .mem_req_addr_o  (mem_req_addr_o),
-    .mem_req_line_o  (mem_req_line_o),
-    .mem_req_wdata_o (mem_req_wdata_o)
+    .DirIdxW  (DirIdxW),
+    .WbDepth  (WbDepth),
+    .MemIdW   (MemIdW),
+    .MaintId  (MaintId)
+  ) u_mem_side (
+    .clk_i              (clk_i),
+    .rst_ni             (rst_ni),
+    .qpt_base_i         (qpt_base_i),
+    .wb_free_any_o      (wb_free_any),
+    .wb_empty_o         (wb_empty),
+    .wb_alloc_i         (wb_alloc),
+    .wb_alloc_qpn_i     (wb_alloc_qpn),
+    .wb_alloc_maint_i   (wb_alloc_maint),
+    .wb_alloc_idx_o     (wb_alloc_idx),
+    .wb_load_i          (wb_load),
+    .wb_load_idx_i      (wb_load_idx),
+    .wb_load_addr_i     (wb_load_addr),
+    .wb_load_data_i     (wb_load_data),
+    .wb_pend_o          (wb_pend),
+    .wb_pend_qpn_o      (wb_pend_qpn),
+    .maint_start_i      (x_start),
+    .maint_start_req_i  (req_pipe),
+    .maint_busy_o       (x_busy),
+    .scan_line_o        (scan_line),
+    .scan_valid_i       (scan_valid),
+    .scan_dirty_i       (scan_dirty),
+    .scan_qpn_i         (scan_qpn),
+    .clean_o            (x_clean),
+    .drop_o             (x_drop),
+    .xread_o            (xread),
+    .xread_ok_i         (xread_ok),
+    .dir_inval_o        (dir_inval),
+    .dir_inval_idx_o    (dir_inval_idx),
+    .mapped_any_o       (mapped_any_o),
+    .maint_rsp_valid_o  (x_rsp_valid),
+    .maint_rsp_tag_o    (x_rsp_tag),
+    .maint_rsp_status_o (x_rsp_status),
+    .rd_req_valid_i     (rd_req_valid),
+    .rd_req_ready_o     (rd_req_ready),
+    .rd_req_id_i        (rd_req_id),
+    .rd_req_addr_i      (rd_req_addr),
+    .rd_req_line_i      (rd_req_line),
+    .mem_req_valid_o    (mem_req_valid_o),
+    .mem_req_ready_i    (mem_req_ready_i),
+    .mem_req_write_o    (mem_req_write_o),
+    .mem_req_id_o       (mem_req_id_o),
+    .mem_req_addr_o     (mem_req_addr_o),
+    .mem_req_line_o     (mem_req_line_o),
+    .mem_req_wdata_o    (mem_req_wdata_o),
+    .mem_rsp_valid_i    (mem_rsp_valid_i),
+    .mem_rsp_write_i    (mem_rsp_write_i),
+    .mem_rsp_id_i       (mem_rsp_id_i),
+    .mem_rsp_error_i    (mem_rsp_error_i),
+    .mem_rsp_word_i     (mem_rsp_rdata_i[63:0]),
+    .cnt_writeback_o    (cnt_writeback)
   );
 
   qpm_qpc_pipe #(
@@ -575,7 +478,7 @@ module qpm_qpc_cache #(
     count_d[qpm_pkg::CntMisses]     = cnt_miss;
     count_d[qpm_pkg::CntMerged]     = cnt_merged;
     count_d[qpm_pkg::CntEvictions]  = cnt_eviction;
-    count_d[qpm_pkg::CntWritebacks] = rsp_wb && !mem_rsp_error_i;
+    count_d[qpm_pkg::CntWritebacks] = cnt_writeback;
     count_d[qpm_pkg::CntWalks]      = cnt_walk;
     count_d[qpm_pkg::CntDirHits]    = cnt_dir_hit;
     count_d[qpm_pkg::CntRefused]    = cnt_refused || cnt_unmapped;

@@ -157,7 +157,7 @@ module qpm_qpc_pipe #(
     fill_qpc_fatal = fill_qpc;
     if (fill_makes_fatal) begin
       fill_qpc_fatal.state         = qpm_pkg::StErr;
-      fill_qpc_fatal.ev_pending    = fill_qpc.ev_pending | (5'd1 << qpm_pkg::EvBitFatal);
+      fill_qpc_fatal.ev_pending    = fill_qpc.ev_pending | (5'd1 << qpm_event_pkg::EvBitFatal);
       fill_qpc_fatal.ev_fatal_port = 1'b0;
     end
   end

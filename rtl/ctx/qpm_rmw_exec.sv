@@ -82,7 +82,7 @@ module qpm_rmw_exec (
   assign dp_raises = dp_event_valid && !is_db_i && !is_step_i;
   logic unused_dp_event;  // the step that delivers it rebuilds the EQE from the QPC
   assign unused_dp_event = ^{dp_event.is_port, dp_event.qpn, dp_event.syndrome};
-  assign dp_ev_bit = dp_raises ? qpm_pkg::ev_bit(dp_event.event_type) : 5'b0;
+  assign dp_ev_bit = dp_raises ? qpm_event_pkg::ev_bit(dp_event.event_type) : 5'b0;
   always_comb begin
     dp_qpc_ev            = dp_qpc_out;
     dp_qpc_ev.ev_pending = dp_qpc_out.ev_pending | dp_ev_bit;
@@ -93,8 +93,8 @@ module qpm_rmw_exec (
     answer_o.rsp          = dp_rsp;
     answer_o.event_valid  = is_step_i && fl_ev_valid;
     answer_o.event_data   = fl_event;
-    answer_o.ev_req_fatal = (dp_ev_bit & qpm_pkg::EvFatalClass) != '0;
-    answer_o.ev_req_info  = (dp_ev_bit & ~qpm_pkg::EvFatalClass) != '0;
+    answer_o.ev_req_fatal = (dp_ev_bit & qpm_event_pkg::EvFatalClass) != '0;
+    answer_o.ev_req_info  = (dp_ev_bit & ~qpm_event_pkg::EvFatalClass) != '0;
     answer_o.ev_more      = is_step_i && fl_ev_more;
     answer_o.step_ev_ok   = is_step_i && req_i.cls[qpm_pkg::StepEvOk];
     answer_o.step_cqe_ok  = is_step_i && req_i.cls[qpm_pkg::StepCqeOk];

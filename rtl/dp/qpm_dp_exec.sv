@@ -152,7 +152,7 @@ module qpm_dp_exec (
   // The causes whose WQE completes with its own status: every requester-side fault
   // (TIMEOUT/RNR_NAK exhausted, RX_NAK, LOCAL_ERR); a responder-side NAK names no WQE.
   logic requester_fault;
-  assign requester_fault = fx.fail_syn >= qpm_pkg::SynRetryExc;
+  assign requester_fault = fx.fail_syn >= qpm_event_pkg::SynRetryExc;
 
   logic ack_ok;  // fx.ack already implies RX_ACK on RC in RTS/SQD
   assign ack_ok = fx.ack && !ack_count;

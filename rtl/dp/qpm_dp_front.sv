@@ -300,14 +300,14 @@ module qpm_dp_front #(
   assign cmd_write = grant == GCmd && ctx_req_ready_i && cmd_req_i.op == qpm_pkg::CtxWrite
                   && cmd_req_i.wdata.valid;
   assign fl_req_a = cmd_write && (cmd_req_i.wdata.state == qpm_pkg::StErr
-                                  || (cmd_req_i.wdata.ev_pending & ~qpm_pkg::EvFatalClass) != '0);
+                                  || (cmd_req_i.wdata.ev_pending & ~qpm_event_pkg::EvFatalClass) != '0);
   // A fill that made its QP fatal (a QPC read failed, docs/events.md) uses the answers'
   // request input: the cache never answers in that cycle.
   logic [qpm_pkg::QpnW-1:0] req_b_qpn;
   assign req_b_qpn = mem_fatal_i ? mem_fatal_qpn_i : answer.rsp.qpn;
   assign fl_req_b = ((rsp_dp || rsp_db) && (answer.flush_req || answer.ev_req_info))
                  || mem_fatal_i;
-  assign fa_req_a = cmd_write && (cmd_req_i.wdata.ev_pending & qpm_pkg::EvFatalClass) != '0;
+  assign fa_req_a = cmd_write && (cmd_req_i.wdata.ev_pending & qpm_event_pkg::EvFatalClass) != '0;
   assign fa_req_b = (rsp_dp && answer.ev_req_fatal) || mem_fatal_i;
 
   // The fatal engine: QPs with a fatal-class event pending (its steps deliver a QP's
@@ -378,7 +378,7 @@ module qpm_dp_front #(
     .count_o     (cqe_count)
   );
   assign cqe_sent_o    = cqe_valid_o && cqe_ready_i;
-  assign wqe_flushed_o = cqe_sent_o && cqe_o.status == qpm_pkg::WcWrFlushErr;
+  assign wqe_flushed_o = cqe_sent_o && cqe_o.status == qpm_event_pkg::WcWrFlushErr;
 
   logic rsp_fifo_ready;
   qpm_fifo #(
@@ -429,12 +429,12 @@ module qpm_dp_front #(
   always_comb begin
     ev_type_o = '0;
     if (event_o) begin
-      ev_type_o[0] = eq_in.event_type == qpm_pkg::EvQpFatal;
-      ev_type_o[1] = eq_in.event_type == qpm_pkg::EvQpReqErr;
-      ev_type_o[2] = eq_in.event_type == qpm_pkg::EvQpAccessErr;
-      ev_type_o[3] = eq_in.event_type == qpm_pkg::EvCommEst;
-      ev_type_o[4] = eq_in.event_type == qpm_pkg::EvSqDrained;
-      ev_type_o[5] = eq_in.event_type == qpm_pkg::EvPortErr;
+      ev_type_o[0] = eq_in.event_type == qpm_event_pkg::EvQpFatal;
+      ev_type_o[1] = eq_in.event_type == qpm_event_pkg::EvQpReqErr;
+      ev_type_o[2] = eq_in.event_type == qpm_event_pkg::EvQpAccessErr;
+      ev_type_o[3] = eq_in.event_type == qpm_event_pkg::EvCommEst;
+      ev_type_o[4] = eq_in.event_type == qpm_event_pkg::EvSqDrained;
+      ev_type_o[5] = eq_in.event_type == qpm_event_pkg::EvPortErr;
     end
   end
   logic [EqCntW-1:0] eq_hwm_q;

@@ -69,9 +69,9 @@ module qpm_dp_requester (
   logic [7:0] rx_nak_syn;  // RX_NAK code 3 is treated as OPERATION
   always_comb begin
     unique case (req_i.code)
-      qpm_pkg::NakAccess:  rx_nak_syn = qpm_pkg::SynRemAccess;
-      qpm_pkg::NakInvalid: rx_nak_syn = qpm_pkg::SynRemInvReq;
-      default:             rx_nak_syn = qpm_pkg::SynRemOp;
+      qpm_pkg::NakAccess:  rx_nak_syn = qpm_event_pkg::SynRemAccess;
+      qpm_pkg::NakInvalid: rx_nak_syn = qpm_event_pkg::SynRemInvReq;
+      default:             rx_nak_syn = qpm_event_pkg::SynRemOp;
     endcase
   end
 
@@ -95,7 +95,7 @@ module qpm_dp_requester (
       tx_wqe.verdict     = qpm_pkg::VLocalErr;
       tx_wqe.fx.write    = 1'b1;
       tx_wqe.fx.to_sqe   = 1'b1;
-      tx_wqe.fx.fail_syn = qpm_pkg::SynLocQpOp;
+      tx_wqe.fx.fail_syn = qpm_event_pkg::SynLocQpOp;
     end else if (is_rc && cls_rd_at && rd_full) begin
       // 4: initiator depth reached; nothing changes.
       tx_wqe.verdict = qpm_pkg::VStall;
@@ -120,7 +120,7 @@ module qpm_dp_requester (
     rx_ack.verdict     = qpm_pkg::VAccept;
     rx_ack.fx.write    = 1'b1;
     rx_ack.fx.ack      = 1'b1;
-    rx_ack.fx.ev_type  = sq_drained ? qpm_pkg::EvSqDrained : 5'd0;
+    rx_ack.fx.ev_type  = sq_drained ? qpm_event_pkg::EvSqDrained : 5'd0;
     rx_ack.fx.ev_valid = sq_drained;
   end
 
@@ -155,7 +155,7 @@ module qpm_dp_requester (
       fault.verdict     = qpm_pkg::VFatal;
       fault.fx.write    = 1'b1;
       fault.fx.to_err   = 1'b1;
-      fault.fx.fail_syn = op_timeout ? qpm_pkg::SynRetryExc : qpm_pkg::SynRnrRetryExc;
+      fault.fx.fail_syn = op_timeout ? qpm_event_pkg::SynRetryExc : qpm_event_pkg::SynRnrRetryExc;
     end
   end
 

@@ -106,7 +106,7 @@ module qpm_dp_responder (
     accept.fx.dest_inc   = cls_rd_at;                          // READ/ATOMIC (RC)
     accept.fx.comm_est   = comm_est;
     accept.fx.ev_valid   = comm_est;
-    accept.fx.ev_type    = comm_est ? qpm_pkg::EvCommEst : 5'd0;
+    accept.fx.ev_type    = comm_est ? qpm_event_pkg::EvCommEst : 5'd0;
   end
 
   // ----- 3 (UC): opcode, [PSN: psn_miss_o], sequence, access, receive WQE -------------
@@ -135,9 +135,9 @@ module qpm_dp_responder (
       rc.verdict     = rc_nak_access ? qpm_pkg::VNakAccess : qpm_pkg::VNakInvalid;
       rc.fx.write    = 1'b1;
       rc.fx.to_err   = 1'b1;
-      rc.fx.fail_syn = rc_nak_access ? qpm_pkg::SynNakAccess : qpm_pkg::SynNakInvalid;
+      rc.fx.fail_syn = rc_nak_access ? qpm_event_pkg::SynNakAccess : qpm_event_pkg::SynNakInvalid;
       rc.fx.ev_valid = 1'b1;
-      rc.fx.ev_type  = rc_nak_access ? qpm_pkg::EvQpAccessErr : qpm_pkg::EvQpReqErr;
+      rc.fx.ev_type  = rc_nak_access ? qpm_event_pkg::EvQpAccessErr : qpm_event_pkg::EvQpReqErr;
     end else if (send_needs_wqe && rq_empty) begin
       rc.verdict = qpm_pkg::VRnr;  // nothing changes
     end else begin

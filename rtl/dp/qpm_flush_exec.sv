@@ -47,7 +47,7 @@ module qpm_flush_exec (
   logic       ev_any, ev_step;
   logic [4:0] ev_pend, ev_sel;
   assign ev_pend = (exists_i && !mem_err_i) ? qpc_i.ev_pending : 5'b0;
-  assign ev_any  = fatal_only_i ? (ev_pend & qpm_pkg::EvFatalClass) != '0 : ev_pend != '0;
+  assign ev_any  = fatal_only_i ? (ev_pend & qpm_event_pkg::EvFatalClass) != '0 : ev_pend != '0;
   assign ev_step = ev_ok_i && ev_any;
   assign ev_sel  = ev_pend & (~ev_pend + 5'd1);   // the lowest set bit
   always_comb begin
@@ -55,22 +55,22 @@ module qpm_flush_exec (
     event_o.is_port = 1'b0;
     event_o.qpn     = qpn_i;
     unique case (ev_sel)
-      5'b00001: event_o.event_type = qpm_pkg::EvCommEst;
-      5'b00010: event_o.event_type = qpm_pkg::EvSqDrained;
-      5'b00100: event_o.event_type = qpm_pkg::EvQpReqErr;
-      5'b01000: event_o.event_type = qpm_pkg::EvQpAccessErr;
-      default:  event_o.event_type = qpm_pkg::EvQpFatal;
+      5'b00001: event_o.event_type = qpm_event_pkg::EvCommEst;
+      5'b00010: event_o.event_type = qpm_event_pkg::EvSqDrained;
+      5'b00100: event_o.event_type = qpm_event_pkg::EvQpReqErr;
+      5'b01000: event_o.event_type = qpm_event_pkg::EvQpAccessErr;
+      default:  event_o.event_type = qpm_event_pkg::EvQpFatal;
     endcase
-    if (ev_sel[qpm_pkg::EvBitReqErr] || ev_sel[qpm_pkg::EvBitAccessErr]) begin
+    if (ev_sel[qpm_event_pkg::EvBitReqErr] || ev_sel[qpm_event_pkg::EvBitAccessErr]) begin
       event_o.syndrome = qpc_i.err_syndrome;
-    end else if (ev_sel[qpm_pkg::EvBitFatal]) begin
-      event_o.syndrome = qpc_i.ev_fatal_port ? qpm_pkg::SynPortFault : qpm_pkg::SynMemFatal;
+    end else if (ev_sel[qpm_event_pkg::EvBitFatal]) begin
+      event_o.syndrome = qpc_i.ev_fatal_port ? qpm_event_pkg::SynPortFault : qpm_event_pkg::SynMemFatal;
     end
   end
   assign event_valid_o = ev_step;
   logic [4:0] ev_left;
   assign ev_left   = (ev_step ? ev_pend & ~ev_sel : ev_pend)
-                   & (fatal_only_i ? qpm_pkg::EvFatalClass : 5'b11111);
+                   & (fatal_only_i ? qpm_event_pkg::EvFatalClass : 5'b11111);
   assign ev_more_o = mem_err_i || ev_left != '0;
 
   logic st_err, st_sqe;
@@ -92,13 +92,13 @@ module qpm_flush_exec (
   logic [7:0] fail_status;
   always_comb begin
     unique case (qpc_i.err_syndrome)
-      qpm_pkg::SynRetryExc:    fail_status = qpm_pkg::WcRetryExcErr;
-      qpm_pkg::SynRnrRetryExc: fail_status = qpm_pkg::WcRnrRetryExcErr;
-      qpm_pkg::SynRemAccess:   fail_status = qpm_pkg::WcRemAccessErr;
-      qpm_pkg::SynRemInvReq:   fail_status = qpm_pkg::WcRemInvReqErr;
-      qpm_pkg::SynRemOp:       fail_status = qpm_pkg::WcRemOpErr;
-      qpm_pkg::SynLocQpOp:     fail_status = qpm_pkg::WcLocQpOpErr;
-      default:                 fail_status = qpm_pkg::WcWrFlushErr;
+      qpm_event_pkg::SynRetryExc:    fail_status = qpm_event_pkg::WcRetryExcErr;
+      qpm_event_pkg::SynRnrRetryExc: fail_status = qpm_event_pkg::WcRnrRetryExcErr;
+      qpm_event_pkg::SynRemAccess:   fail_status = qpm_event_pkg::WcRemAccessErr;
+      qpm_event_pkg::SynRemInvReq:   fail_status = qpm_event_pkg::WcRemInvReqErr;
+      qpm_event_pkg::SynRemOp:       fail_status = qpm_event_pkg::WcRemOpErr;
+      qpm_event_pkg::SynLocQpOp:     fail_status = qpm_event_pkg::WcLocQpOpErr;
+      default:                 fail_status = qpm_event_pkg::WcWrFlushErr;
     endcase
   end
 
@@ -108,7 +108,7 @@ module qpm_flush_exec (
     cqe_o.rq        = step_rq;
     cqe_o.cqn       = step_rq ? qpc_i.cqn_rcv : qpc_i.cqn_snd;
     cqe_o.wqe_index = step_rq ? qpc_i.rq_ci : qpc_i.sq_ci;
-    cqe_o.status    = (step_sq && qpc_i.sq_err_pending) ? fail_status : qpm_pkg::WcWrFlushErr;
+    cqe_o.status    = (step_sq && qpc_i.sq_err_pending) ? fail_status : qpm_event_pkg::WcWrFlushErr;
   end
   assign cqe_valid_o = step_sq || step_rq;
   assign write_o     = step_sq || step_rq || ev_step;
@@ -117,7 +117,7 @@ module qpm_flush_exec (
     qpc_o = qpc_i;
     if (ev_step) begin
       qpc_o.ev_pending = qpc_i.ev_pending & ~ev_sel;
-      if (ev_sel[qpm_pkg::EvBitFatal]) qpc_o.ev_fatal_port = 1'b0;
+      if (ev_sel[qpm_event_pkg::EvBitFatal]) qpc_o.ev_fatal_port = 1'b0;
     end
     if (step_sq) begin
       qpc_o.sq_ci          = sq_ci_next;

@@ -1,0 +1,188 @@
+// qpm_cache_mem_side: the QP cache's memory side (docs/qp-cache.md). Wires together the
+// blocks that own memory requests besides the miss registers, and the one port they share:
+//
+//   qpm_wb_buffer    dirty lines on their way out (write IDs 0 .. WbDepth-1)
+//   qpm_cache_maint  SYNC_CACHE, MAP_PAGE and UNMAP_PAGE (ID MaintId, read and write)
+//   qpm_mem_arbiter  write-backs, then the miss registers' reads, then maintenance
+//
+// The write responses (B) go to the write-back buffer or the maintenance engine by ID;
+// read responses for the miss registers are routed by the cache itself.
+module qpm_cache_mem_side #(
+  parameter int unsigned Lines    = 256,
+  parameter int unsigned PageBits = 6,
+  parameter int unsigned DirIdxW  = 18,
+  parameter int unsigned WbDepth  = 2,
+  parameter int unsigned MemIdW   = 4,
+  parameter logic [MemIdW-1:0] MaintId = '0,
+  localparam int unsigned LineW = $clog2(Lines),
+  localparam int unsigned WbW   = (WbDepth > 1) ? $clog2(WbDepth) : 1,
+  localparam int unsigned QpnW  = qpm_pkg::QpnW
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+  input  logic [63:0]              qpt_base_i,
+  // the write-back buffer (qpm_wb_buffer): allocated and loaded by the pipe
+  output logic                     wb_free_any_o,
+  output logic                     wb_empty_o,
+  input  logic                     wb_alloc_i,
+  input  logic [QpnW-1:0]          wb_alloc_qpn_i,
+  input  logic                     wb_alloc_maint_i,
+  output logic [WbW-1:0]           wb_alloc_idx_o,
+  input  logic                     wb_load_i,
+  input  logic [WbW-1:0]           wb_load_idx_i,
+  input  logic [57:0]              wb_load_addr_i,
+  input  logic [511:0]             wb_load_data_i,
+  output logic [WbDepth-1:0]       wb_pend_o,
+  output logic [WbDepth*QpnW-1:0]  wb_pend_qpn_o,
+  // the maintenance engine (qpm_cache_maint)
+  input  logic                     maint_start_i,
+  input  qpm_pkg::ctx_req_t        maint_start_req_i,
+  output logic                     maint_busy_o,
+  output logic [LineW-1:0]         scan_line_o,
+  input  logic                     scan_valid_i,
+  input  logic                     scan_dirty_i,
+  input  logic [QpnW-1:0]          scan_qpn_i,
+  output logic                     clean_o,
+  output logic                     drop_o,
+  output logic                     xread_o,
+  input  logic                     xread_ok_i,
+  output logic                     dir_inval_o,
+  output logic [DirIdxW-1:0]       dir_inval_idx_o,
+  output logic                     mapped_any_o,
+  output logic                     maint_rsp_valid_o,
+  output logic [qpm_pkg::CtxTagW-1:0] maint_rsp_tag_o,
+  output qpm_pkg::ctx_status_e     maint_rsp_status_o,
+  // the miss registers' reads
+  input  logic                     rd_req_valid_i,
+  output logic                     rd_req_ready_o,
+  input  logic [MemIdW-1:0]        rd_req_id_i,
+  input  logic [63:0]              rd_req_addr_i,
+  input  logic                     rd_req_line_i,
+  // the memory port (qpm_axi_master)
+  output logic                     mem_req_valid_o,
+  input  logic                     mem_req_ready_i,
+  output logic                     mem_req_write_o,
+  output logic [MemIdW-1:0]        mem_req_id_o,
+  output logic [63:0]              mem_req_addr_o,
+  output logic                     mem_req_line_o,
+  output logic [511:0]             mem_req_wdata_o,
+  input  logic                     mem_rsp_valid_i,
+  input  logic                     mem_rsp_write_i,
+  input  logic [MemIdW-1:0]        mem_rsp_id_i,
+  input  logic                     mem_rsp_error_i,
+  input  logic [63:0]              mem_rsp_word_i,
+  // a write-back was written (OKAY): the WRITEBACKS counter
+  output logic                     cnt_writeback_o
+);
+
+  if (PageBits != 6) begin : gen_bad_page_bits
+    $error("PageBits must be 6: a directory page is one 4 KiB host page of 64-byte QPCs");
+  end
+
+  logic rsp_maint, rsp_wb, wb_maint_done;
+  assign rsp_maint       = mem_rsp_valid_i && mem_rsp_id_i == MaintId;
+  assign rsp_wb          = mem_rsp_valid_i && mem_rsp_write_i && 32'(mem_rsp_id_i) < WbDepth;
+  assign cnt_writeback_o = rsp_wb && !mem_rsp_error_i;
+
+  logic              wb_req_valid, wb_req_ready, x_req_valid, x_req_ready, x_req_write;
+  logic [MemIdW-1:0] wb_req_id;
+  logic [63:0]       wb_req_addr, x_req_addr, x_req_wdata;
+  logic [511:0]      wb_req_wdata;
+
+  qpm_wb_buffer #(
+    .Depth  (WbDepth),
+    .MemIdW (MemIdW)
+  ) u_wb (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .free_any_o      (wb_free_any_o),
+    .empty_o         (wb_empty_o),
+    .alloc_i         (wb_alloc_i),
+    .alloc_qpn_i     (wb_alloc_qpn_i),
+    .alloc_maint_i   (wb_alloc_maint_i),
+    .alloc_idx_o     (wb_alloc_idx_o),
+    .load_i          (wb_load_i),
+    .load_idx_i      (wb_load_idx_i),
+    .load_addr_i     (wb_load_addr_i),
+    .load_data_i     (wb_load_data_i),
+    .mem_req_valid_o (wb_req_valid),
+    .mem_req_ready_i (wb_req_ready),
+    .mem_req_id_o    (wb_req_id),
+    .mem_req_addr_o  (wb_req_addr),
+    .mem_req_wdata_o (wb_req_wdata),
+    .mem_rsp_valid_i (rsp_wb),
+    .mem_rsp_idx_i   (mem_rsp_id_i[WbW-1:0]),
+    .mem_rsp_error_i (mem_rsp_error_i),
+    .maint_done_o    (wb_maint_done),
+    .pend_o          (wb_pend_o),
+    .pend_qpn_o      (wb_pend_qpn_o)
+  );
+
+  qpm_cache_maint #(
+    .Lines    (Lines),
+    .PageBits (PageBits),
+    .DirIdxW  (DirIdxW)
+  ) u_maint (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .qpt_base_i      (qpt_base_i),
+    .start_i         (maint_start_i),
+    .start_req_i     (maint_start_req_i),
+    .busy_o          (maint_busy_o),
+    .scan_line_o     (scan_line_o),
+    .scan_valid_i    (scan_valid_i),
+    .scan_dirty_i    (scan_dirty_i),
+    .scan_qpn_i      (scan_qpn_i),
+    .clean_o         (clean_o),
+    .drop_o          (drop_o),
+    .xread_o         (xread_o),
+    .xread_ok_i      (xread_ok_i),
+    .wb_done_i       (wb_maint_done),
+    .mem_req_valid_o (x_req_valid),
+    .mem_req_ready_i (x_req_ready),
+    .mem_req_write_o (x_req_write),
+    .mem_req_addr_o  (x_req_addr),
+    .mem_req_wdata_o (x_req_wdata),
+    .mem_rsp_valid_i (rsp_maint),
+    .mem_rsp_write_i (mem_rsp_write_i),
+    .mem_rsp_error_i (mem_rsp_error_i),
+    .mem_rsp_word_i  (mem_rsp_word_i),
+    .dir_inval_o     (dir_inval_o),
+    .dir_inval_idx_o (dir_inval_idx_o),
+    .mapped_any_o    (mapped_any_o),
+    .rsp_valid_o     (maint_rsp_valid_o),
+    .rsp_tag_o       (maint_rsp_tag_o),
+    .rsp_status_o    (maint_rsp_status_o)
+  );
+
+  qpm_mem_arbiter #(
+    .MemIdW  (MemIdW),
+    .MaintId (MaintId)
+  ) u_mem_arb (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .wb_valid_i      (wb_req_valid),
+    .wb_ready_o      (wb_req_ready),
+    .wb_id_i         (wb_req_id),
+    .wb_addr_i       (wb_req_addr),
+    .wb_wdata_i      (wb_req_wdata),
+    .rd_valid_i      (rd_req_valid_i),
+    .rd_ready_o      (rd_req_ready_o),
+    .rd_id_i         (rd_req_id_i),
+    .rd_addr_i       (rd_req_addr_i),
+    .rd_line_i       (rd_req_line_i),
+    .x_valid_i       (x_req_valid),
+    .x_ready_o       (x_req_ready),
+    .x_write_i       (x_req_write),
+    .x_addr_i        (x_req_addr),
+    .x_wdata_i       (x_req_wdata),
+    .mem_req_valid_o (mem_req_valid_o),
+    .mem_req_ready_i (mem_req_ready_i),
+    .mem_req_write_o (mem_req_write_o),
+    .mem_req_id_o    (mem_req_id_o),
+    .mem_req_addr_o  (mem_req_addr_o),
+    .mem_req_line_o  (mem_req_line_o),
+    .mem_req_wdata_o (mem_req_wdata_o)
+  );
+
+endmodule

@@ -1,0 +1,181 @@
+// qpm_cache_tags: the QP cache's tag side (docs/qp-cache.md, docs/eviction.md). Wires
+// together the line state and the choice of a victim in one set:
+//
+//   qpm_cache_lines    tags, valid/dirty/pinned/reserved bits, PLRU and LRU order
+//   qpm_victim_select  the policy's choice among the set's eligible ways
+//   qpm_evict_trap     EVICT_POLICY TRAP: the same choice asked of software first
+//
+// The lines the pipe writes this cycle (P0's looked-up line, P1's line) are never
+// victims: their write would land after the miss register took the way.
+module qpm_cache_tags #(
+  parameter int unsigned Sets  = 64,
+  parameter int unsigned Ways  = 4,
+  parameter int unsigned Mshrs = 8,
+  localparam int unsigned SetW     = (Sets > 1) ? $clog2(Sets) : 1,
+  localparam int unsigned WayW     = (Ways > 1) ? $clog2(Ways) : 1,
+  localparam int unsigned Lines    = Sets * Ways,
+  localparam int unsigned LineW    = $clog2(Lines),
+  localparam int unsigned MshrW    = (Mshrs > 1) ? $clog2(Mshrs) : 1,
+  localparam int unsigned QpnW     = qpm_pkg::QpnW,
+  localparam int unsigned TagW     = QpnW - SetW,
+  localparam int unsigned TrapReqW = 4 + SetW + Ways * (QpnW + 4)
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic [1:0]           policy_i,            // qpm_pkg::Evict* (docs/eviction.md)
+  input  logic [15:0]          trap_timeout_i,
+  // lookup of one QPN (the pipe's P0)
+  input  logic [QpnW-1:0]      look_qpn_i,
+  output logic                 look_hit_o,
+  output logic [LineW-1:0]     look_line_o,
+  output logic                 look_pinned_o,
+  output logic [WayW:0]        look_pinned_in_set_o,
+  // the victim step of the miss register scheduled this cycle, and its answer
+  input  logic                 vict_step_i,
+  input  logic [MshrW-1:0]     vict_mshr_i,
+  input  logic [SetW-1:0]      vict_set_i,
+  output logic                 vict_found_o,
+  output logic [WayW-1:0]      vict_way_o,
+  output logic                 vict_valid_o,        // the chosen way's line: valid ...
+  output logic                 vict_dirty_o,        // ... dirty ...
+  output logic [TagW-1:0]      vict_tag_o,          // ... and its tag
+  // one line, for the maintenance scan
+  input  logic [LineW-1:0]     scan_line_i,
+  output logic                 scan_valid_o,
+  output logic                 scan_dirty_o,
+  output logic [QpnW-1:0]      scan_qpn_o,
+  // updates (qpm_cache_lines has their precedence)
+  input  logic                 touch_i,
+  input  logic                 dirty_i,
+  input  logic                 pin_i,
+  input  logic                 pin_value_i,
+  input  logic                 excl_i,              // P0 writes the looked-up line
+  input  logic                 dirty_p1_i,
+  input  logic                 excl_p1_i,           // P1 writes p1_line_i
+  input  logic [LineW-1:0]     p1_line_i,
+  input  logic                 reserve_i,
+  input  logic [LineW-1:0]     reserve_line_i,
+  input  logic                 fill_i,
+  input  logic [LineW-1:0]     fill_line_i,
+  input  logic [QpnW-1:0]      fill_qpn_i,
+  input  logic [Lines-1:0]     release_i,
+  input  logic                 clean_i,             // scan_line_i written back ...
+  input  logic                 drop_i,              // ... or dropped by maintenance
+  // the eviction-trap port and its counters (qpm_evict_trap)
+  output logic                 trap_req_valid_o,
+  input  logic                 trap_req_ready_i,
+  output logic [TrapReqW-1:0]  trap_req_o,
+  input  logic                 trap_rsp_valid_i,
+  input  logic [3:0]           trap_rsp_tag_i,
+  input  logic [WayW-1:0]      trap_rsp_way_i,
+  output logic [4:0]           trap_cnt_o
+);
+
+  logic [Ways-1:0]            set_valid, set_dirty, set_pinned, set_reserved, set_excl;
+  logic [Ways-1:0]            set_eligible;
+  logic [Ways-2:0]            set_plru;
+  logic [Ways*(Ways-1)/2-1:0] set_lru;
+  logic [WayW-1:0]            rand_way, sel_way;
+  logic [Ways*TagW-1:0]       set_tags;
+  logic                       sel_found;
+
+  qpm_cache_lines #(
+    .Sets (Sets),
+    .Ways (Ways)
+  ) u_lines (
+    .clk_i                (clk_i),
+    .rst_ni               (rst_ni),
+    .look_qpn_i           (look_qpn_i),
+    .look_hit_o           (look_hit_o),
+    .look_line_o          (look_line_o),
+    .look_pinned_o        (look_pinned_o),
+    .look_pinned_in_set_o (look_pinned_in_set_o),
+    .vict_set_i           (vict_set_i),
+    .vict_valid_o         (set_valid),
+    .vict_dirty_o         (set_dirty),
+    .vict_pinned_o        (set_pinned),
+    .vict_reserved_o      (set_reserved),
+    .vict_plru_o          (set_plru),
+    .vict_lru_o           (set_lru),
+    .rand_way_o           (rand_way),
+    .vict_tags_o          (set_tags),
+    .scan_line_i          (scan_line_i),
+    .scan_valid_o         (scan_valid_o),
+    .scan_dirty_o         (scan_dirty_o),
+    .scan_qpn_o           (scan_qpn_o),
+    .touch_i              (touch_i),
+    .dirty_i              (dirty_i),
+    .pin_i                (pin_i),
+    .pin_value_i          (pin_value_i),
+    .dirty_p1_i           (dirty_p1_i),
+    .dirty_p1_line_i      (p1_line_i),
+    .reserve_i            (reserve_i),
+    .reserve_line_i       (reserve_line_i),
+    .fill_i               (fill_i),
+    .fill_line_i          (fill_line_i),
+    .fill_qpn_i           (fill_qpn_i),
+    .release_i            (release_i),
+    .clean_i              (clean_i),
+    .drop_i               (drop_i),
+    .maint_line_i         (scan_line_i)
+  );
+
+  // The lines the pipe writes this cycle (in P0's decision or in P1) are not victims.
+  always_comb begin
+    for (int unsigned w = 0; w < Ways; w++) begin
+      set_excl[w] = (excl_i && look_line_o == LineW'({vict_set_i, WayW'(w)}))
+                 || (excl_p1_i && p1_line_i == LineW'({vict_set_i, WayW'(w)}));
+    end
+  end
+
+  qpm_victim_select #(
+    .Ways (Ways)
+  ) u_victim (
+    .policy_i   (policy_i),
+    .valid_i    (set_valid),
+    .pinned_i   (set_pinned),
+    .reserved_i (set_reserved),
+    .exclude_i  (set_excl),
+    .plru_i     (set_plru),
+    .lru_i      (set_lru),
+    .rand_i     (rand_way),
+    .found_o    (sel_found),
+    .way_o      (sel_way),
+    .eligible_o (set_eligible)
+  );
+
+  qpm_evict_trap #(
+    .Sets  (Sets),
+    .Ways  (Ways),
+    .Mshrs (Mshrs)
+  ) u_trap (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .policy_i    (policy_i),
+    .timeout_i   (trap_timeout_i),
+    .step_i      (vict_step_i),
+    .step_mshr_i (vict_mshr_i),
+    .set_i       (vict_set_i),
+    .valid_i     (set_valid),
+    .dirty_i     (set_dirty),
+    .pinned_i    (set_pinned),
+    .eligible_i  (set_eligible),
+    .tags_i      (set_tags),
+    .sel_found_i (sel_found),
+    .sel_way_i   (sel_way),
+    .found_o     (vict_found_o),
+    .way_o       (vict_way_o),
+    .req_valid_o (trap_req_valid_o),
+    .req_ready_i (trap_req_ready_i),
+    .req_o       (trap_req_o),
+    .rsp_valid_i (trap_rsp_valid_i),
+    .rsp_tag_i   (trap_rsp_tag_i),
+    .rsp_way_i   (trap_rsp_way_i),
+    .cnt_o       (trap_cnt_o)
+  );
+
+  assign vict_valid_o = set_valid[vict_way_o];
+  assign vict_dirty_o = set_dirty[vict_way_o];
+  assign vict_tag_o   = set_tags[32'(vict_way_o)*TagW +: TagW];
+
+endmodule
