@@ -10,7 +10,7 @@
 #   MSHRs 4, 8, 16             Sets 64, Ways 4                  (mshrs8 = default)
 #     (the cache needs Mshrs + 1 AXI IDs, one per miss register plus the maintenance
 #     engine: qpm_top's ID is 4 bits up to 15 MSHRs and 5 at 16)
-# The default point runs first, into build/synth itself, with (unless --no-fpga) the
+# The default point goes into build/synth itself, with (unless --no-fpga) the
 # synth_xilinx count; the others go to build/synth/sweep/NAME. Then
 # scripts/synth_report.py writes build/synth/sweep.csv and build/synth/sweep.png and
 # appends the sweep table and the area at stated densities to build/synth/report.md.
@@ -22,8 +22,10 @@
 # --no-default reuses build/synth's default run. The table has every point whose run
 # finished. docs/capacity.md has measured times.
 #
-# --jobs N runs N configurations at a time after the default (default 1; make
-# synth-sweep passes 2, the machine's cores). Yosys runs under nice (SYNTH_NICE).
+# --jobs N runs N configurations at a time, the default among them (default 1; make
+# synth-sweep passes 2, the machine's cores). The longest points start first (their
+# measured times are in docs/capacity.md), so the short ones fill the other core at the
+# end instead of the largest starting last. Yosys runs under nice (SYNTH_NICE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,17 +47,18 @@ while [ $# -gt 0 ]; do
 done
 
 # name sets ways mshrs: the default is not repeated (it is entries256, ways4 and mshrs8).
-# Smallest first, so a partial run (--only, or an interrupted one) has the cheap points.
+# Longest first (wall time on 2 cores: the default with its FPGA step comes third).
 POINTS=(
-  "mshrs4      64   4  4"
-  "ways2       64   2  8"
-  "mshrs16     64   4  16"
-  "entries512  128  4  8"
-  "ways8       64   8  8"
-  "entries1024 256  4  8"
-  "entries2048 512  4  8"
   "entries4096 1024 4  8"
+  "entries2048 512  4  8"
+  "entries1024 256  4  8"
+  "mshrs16     64   4  16"
+  "ways8       64   8  8"
+  "entries512  128  4  8"
+  "ways2       64   2  8"
+  "mshrs4      64   4  4"
 )
+DEFAULT_AFTER=entries2048   # the default starts after this point has started
 
 wanted() {
   [ -z "$only" ] && return 0
@@ -78,29 +81,53 @@ run_point() {
   fi
 }
 
+# At most $jobs runs at a time: waits for a slot.
+slot() {
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+}
+
+# The default configuration into $out itself, its summary into $out/synth.txt.
+run_default() {
+  if scripts/synth.sh --out "$out" $fpga > "$out/synth.txt" 2>&1; then
+    touch "$out/sweep/default.ok"
+    echo "synth-sweep: default done ($(awk '$1 == "total" {print $2}' "$out/times.txt") s)"
+  else
+    echo "synth-sweep: default FAILED, see $out/synth.txt" >&2
+    return 1
+  fi
+}
+
 main() {
   local t0=$SECONDS
   local args=() p name sets ways mshrs
+  [ -z "$only" ] && rm -rf "$out/sweep"
+  mkdir -p "$out/sweep"
+  rm -f "$out/sweep/default.ok"
   if [ "$default" = 1 ]; then
-    echo "synth-sweep: default configuration (Sets 64, Ways 4, Mshrs 8) into $out"
-    scripts/synth.sh --out "$out" $fpga
+    echo "synth-sweep: default configuration (Sets 64, Ways 4, Mshrs 8) into $out, the" \
+         "other points into $out/sweep, $jobs at a time"
   else
     [ -f "$out/summary.csv" ] || { echo "synth-sweep: no default run in $out" >&2; exit 1; }
     # The sweep section is appended to the default's report: start from its own again.
     python3 scripts/synth_report.py point --lib constraints/qpm_ge.lib --dir "$out" > /dev/null
+    touch "$out/sweep/default.ok"
   fi
   args+=("default=$out")
-  [ -z "$only" ] && rm -rf "$out/sweep"
   local names=()
   for p in "${POINTS[@]}"; do
     read -r name sets ways mshrs <<< "$p"
-    wanted "$name" || continue
-    names+=("$name")
-    # At most $jobs configurations at a time.
-    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
-    run_point "$name" "$sets" "$ways" "$mshrs" &
+    if wanted "$name"; then
+      names+=("$name")
+      slot
+      run_point "$name" "$sets" "$ways" "$mshrs" &
+    fi
+    if [ "$name" = "$DEFAULT_AFTER" ] && [ "$default" = 1 ]; then
+      slot
+      run_default &
+    fi
   done
   wait
+  [ -f "$out/sweep/default.ok" ] || { echo "synth-sweep: the default failed" >&2; exit 1; }
   for name in "${names[@]}"; do
     [ -f "$out/sweep/$name/ok" ] || { echo "synth-sweep: $name failed" >&2; exit 1; }
   done
@@ -108,6 +135,9 @@ main() {
     read -r name _ <<< "$p"
     if [ -f "$out/sweep/$name/ok" ]; then args+=("$name=$out/sweep/$name"); fi
   done
+  if [ "$default" = 1 ]; then
+    cat "$out/synth.txt"   # the default's summary (scripts/synth_report.py point)
+  fi
   python3 scripts/synth_report.py sweep --out "$out" "${args[@]}"
   echo "synth-sweep: done in $((SECONDS - t0)) s"
 }
