@@ -1,7 +1,7 @@
 // qpm_cache_lines: the QP cache's tags, line state and replacement bits (docs/qp-cache.md).
 //
-// Per line: a tag and four state bits (valid, dirty, pinned, reserved: a miss register
-// owns the way until its waiters have replayed); per set: Ways-1 tree-PLRU bits and
+// Per line: a tag and three state bits (valid, dirty, pinned; whether a miss register owns
+// the way is the miss registers' own state, qpm_mshr_file's vict_reserved_o); per set: Ways-1 tree-PLRU bits and
 // Ways*(Ways-1)/2 true-LRU order bits, both kept on every access whatever EVICT_POLICY
 // says, so a policy change takes effect at once with consistent state; and one 16-bit
 // LFSR that steps every cycle, for the random policy (docs/eviction.md). Three
@@ -38,7 +38,6 @@ module qpm_cache_lines #(
   output logic [Ways-1:0]          vict_valid_o,
   output logic [Ways-1:0]          vict_dirty_o,
   output logic [Ways-1:0]          vict_pinned_o,
-  output logic [Ways-1:0]          vict_reserved_o,
   output logic [Ways-2:0]          vict_plru_o,
   output logic [LruW-1:0]          vict_lru_o,          // the set's true-LRU order
   output logic [WayW-1:0]          rand_way_o,          // a pseudo-random way (LFSR)
@@ -56,11 +55,10 @@ module qpm_cache_lines #(
   input  logic                     dirty_p1_i,          // the pipe's P1 wrote this line
   input  logic [LineW-1:0]         dirty_p1_line_i,
   input  logic                     reserve_i,           // a miss register takes this way:
-  input  logic [LineW-1:0]         reserve_line_i,      // invalid, clean, unpinned, reserved
+  input  logic [LineW-1:0]         reserve_line_i,      // invalid, clean, unpinned
   input  logic                     fill_i,              // a fill lands: valid, clean, unpinned
   input  logic [LineW-1:0]         fill_line_i,
   input  logic [qpm_pkg::QpnW-1:0] fill_qpn_i,
-  input  logic [Lines-1:0]         release_i,           // miss registers done: not reserved
   input  logic                     clean_i,             // written back by maintenance
   input  logic                     drop_i,              // dropped by maintenance
   input  logic [LineW-1:0]         maint_line_i         // the line of clean_i and drop_i
@@ -97,7 +95,7 @@ module qpm_cache_lines #(
   endfunction
 
 
-  logic [Lines-1:0] valid_q, dirty_q, pinned_q, reserved_q;
+  logic [Lines-1:0] valid_q, dirty_q, pinned_q;
   logic [TagW-1:0]  tag_q  [Lines];
   logic [Ways-2:0]  plru_q [Sets];
   logic [LruW-1:0]  lru_q  [Sets];
@@ -105,7 +103,7 @@ module qpm_cache_lines #(
 
   // What each view reads of a set: the lookup its tags, valid and pinned bits; the
   // maintenance scan its tags, valid and dirty bits; the victim choice everything.
-  localparam int unsigned VictW = Ways * (TagW + 4) + (Ways - 1) + LruW;
+  localparam int unsigned VictW = Ways * (TagW + 3) + (Ways - 1) + LruW;
 
   // ---- where each update goes
   logic [SetW-1:0] look_set, fill_set, dirty_p1_set, reserve_set, maint_set;
@@ -123,14 +121,13 @@ module qpm_cache_lines #(
   // The views: in synthesis (and the proofs: Yosys defines SYNTHESIS) a qpm_mux_tree per
   // view over every set's word; in simulation one indexed read of the same word (building
   // every set's word in every evaluation halved the Verilated model's speed).
-  // The word of set s: {lru, plru, reserved, pinned, dirty, valid, tags}; each view's
+  // The word of set s: {lru, plru, pinned, dirty, valid, tags}; each view's
   // tree carries the part of it the view reads.
 `ifndef SYNTHESIS
   function automatic logic [VictW-1:0] set_word(logic [SetW-1:0] s);
     logic [Ways*TagW-1:0] tags;
     for (int unsigned w = 0; w < Ways; w++) tags[w*TagW +: TagW] = tag_q[line_of(s, WayW'(w))];
-    set_word = {lru_q[s], plru_q[s], reserved_q[32'(s)*Ways +: Ways],
-                pinned_q[32'(s)*Ways +: Ways], dirty_q[32'(s)*Ways +: Ways],
+    set_word = {lru_q[s], plru_q[s], pinned_q[32'(s)*Ways +: Ways], dirty_q[32'(s)*Ways +: Ways],
                 valid_q[32'(s)*Ways +: Ways], tags};
   endfunction
 `endif
@@ -178,8 +175,8 @@ module qpm_cache_lines #(
 `endif
   for (genvar g = 0; g < Sets; g++) begin : gen_set
     logic [Ways*TagW-1:0] tags;
-    logic [Ways-1:0]      valid, dirty, pinned, reserved;
-    logic [Ways-1:0]      valid_d, dirty_d, pinned_d, reserved_d, tag_we;
+    logic [Ways-1:0]      valid, dirty, pinned;
+    logic [Ways-1:0]      valid_d, dirty_d, pinned_d, tag_we;
     logic [Ways-2:0]      plru_d;
     logic [LruW-1:0]      lru_d;
     for (genvar w = 0; w < Ways; w++) begin : gen_way
@@ -188,12 +185,10 @@ module qpm_cache_lines #(
     assign valid    = valid_q[g*Ways +: Ways];
     assign dirty    = dirty_q[g*Ways +: Ways];
     assign pinned   = pinned_q[g*Ways +: Ways];
-    assign reserved = reserved_q[g*Ways +: Ways];
 `ifdef SYNTHESIS
     assign look_words[g*LookW +: LookW] = {pinned, valid, tags};
     assign scan_words[g*ScanW +: ScanW] = {dirty, valid, tags};
-    assign vict_words[g*VictW +: VictW] = {lru_q[g], plru_q[g], reserved, pinned, dirty, valid,
-                                           tags};
+    assign vict_words[g*VictW +: VictW] = {lru_q[g], plru_q[g], pinned, dirty, valid, tags};
     assign rep_words[g*RepW +: RepW]    = {lru_q[g], plru_q[g]};
 `else
     logic unused_tags;   // simulation reads the tags through set_word
@@ -204,13 +199,11 @@ module qpm_cache_lines #(
       .valid_i        (valid),
       .dirty_i        (dirty),
       .pinned_i       (pinned),
-      .reserved_i     (reserved),
       .plru_i         (plru_q[g]),
       .lru_i          (lru_q[g]),
       .valid_d_o      (valid_d),
       .dirty_d_o      (dirty_d),
       .pinned_d_o     (pinned_d),
-      .reserved_d_o   (reserved_d),
       .plru_d_o       (plru_d),
       .lru_d_o        (lru_d),
       .tag_we_o       (tag_we),
@@ -231,7 +224,6 @@ module qpm_cache_lines #(
       .fill_way_i     (fill_way),
       .fill_plru_i    (fill_touched),
       .fill_lru_i     (fill_lru_touched),
-      .release_i      (release_i[g*Ways +: Ways]),
       .maint_sel_i    (maint_set == SetW'(g)),
       .maint_way_i    (maint_way),
       .clean_i        (clean_i),
@@ -255,13 +247,11 @@ module qpm_cache_lines #(
           valid_q[g*Ways+w]    <= 1'b0;
           dirty_q[g*Ways+w]    <= 1'b0;
           pinned_q[g*Ways+w]   <= 1'b0;
-          reserved_q[g*Ways+w] <= 1'b0;
           tag_q[g*Ways+w]      <= '0;
         end else begin
           valid_q[g*Ways+w]    <= valid_d[w];
           dirty_q[g*Ways+w]    <= dirty_d[w];
           pinned_q[g*Ways+w]   <= pinned_d[w];
-          reserved_q[g*Ways+w] <= reserved_d[w];
           if (tag_we[w]) tag_q[g*Ways+w] <= fill_qpn_i[qpm_pkg::QpnW-1:SetW];
         end
       end
@@ -310,12 +300,11 @@ module qpm_cache_lines #(
   qpm_mux_tree #(.N(Sets), .W(VictW)) u_vict_mux (
     .in_i  (vict_words),
     .sel_i (vict_set_i),
-    .out_o ({vict_lru_o, vict_plru_o, vict_reserved_o, vict_pinned_o, vict_dirty_o,
-             vict_valid_o, vict_tags_o})
+    .out_o ({vict_lru_o, vict_plru_o, vict_pinned_o, vict_dirty_o, vict_valid_o, vict_tags_o})
   );
 `else
-  assign {vict_lru_o, vict_plru_o, vict_reserved_o, vict_pinned_o, vict_dirty_o, vict_valid_o,
-          vict_tags_o} = set_word(vict_set_i);
+  assign {vict_lru_o, vict_plru_o, vict_pinned_o, vict_dirty_o, vict_valid_o, vict_tags_o} =
+      set_word(vict_set_i);
 `endif
 
   // ---- maintenance view: one line

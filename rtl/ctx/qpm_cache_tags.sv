@@ -1,7 +1,7 @@
 // qpm_cache_tags: the QP cache's tag side (docs/qp-cache.md, docs/eviction.md). Wires
 // together the line state and the choice of a victim in one set:
 //
-//   qpm_cache_lines    tags, valid/dirty/pinned/reserved bits, PLRU and LRU order
+//   qpm_cache_lines    tags, valid/dirty/pinned bits, PLRU and LRU order
 //   qpm_victim_select  the policy's choice among the set's eligible ways
 //   qpm_evict_trap     EVICT_POLICY TRAP: the same choice asked of software first
 //
@@ -34,6 +34,7 @@ module qpm_cache_tags #(
   input  logic                 vict_step_i,
   input  logic [MshrW-1:0]     vict_mshr_i,
   input  logic [SetW-1:0]      vict_set_i,
+  input  logic [Ways-1:0]      vict_reserved_i,     // ways miss registers own: no victims
   output logic                 vict_found_o,
   output logic [WayW-1:0]      vict_way_o,
   output logic                 vict_valid_o,        // the chosen way's line: valid ...
@@ -58,7 +59,6 @@ module qpm_cache_tags #(
   input  logic                 fill_i,
   input  logic [LineW-1:0]     fill_line_i,
   input  logic [QpnW-1:0]      fill_qpn_i,
-  input  logic [Lines-1:0]     release_i,
   input  logic                 clean_i,             // scan_line_i written back ...
   input  logic                 drop_i,              // ... or dropped by maintenance
   // the eviction-trap port and its counters (qpm_evict_trap)
@@ -71,7 +71,7 @@ module qpm_cache_tags #(
   output logic [4:0]           trap_cnt_o
 );
 
-  logic [Ways-1:0]            set_valid, set_dirty, set_pinned, set_reserved, set_excl;
+  logic [Ways-1:0]            set_valid, set_dirty, set_pinned, set_excl;
   logic [Ways-1:0]            set_eligible;
   logic [Ways-2:0]            set_plru;
   logic [Ways*(Ways-1)/2-1:0] set_lru;
@@ -94,7 +94,6 @@ module qpm_cache_tags #(
     .vict_valid_o         (set_valid),
     .vict_dirty_o         (set_dirty),
     .vict_pinned_o        (set_pinned),
-    .vict_reserved_o      (set_reserved),
     .vict_plru_o          (set_plru),
     .vict_lru_o           (set_lru),
     .rand_way_o           (rand_way),
@@ -114,7 +113,6 @@ module qpm_cache_tags #(
     .fill_i               (fill_i),
     .fill_line_i          (fill_line_i),
     .fill_qpn_i           (fill_qpn_i),
-    .release_i            (release_i),
     .clean_i              (clean_i),
     .drop_i               (drop_i),
     .maint_line_i         (scan_line_i)
@@ -134,7 +132,7 @@ module qpm_cache_tags #(
     .policy_i   (policy_i),
     .valid_i    (set_valid),
     .pinned_i   (set_pinned),
-    .reserved_i (set_reserved),
+    .reserved_i (vict_reserved_i),
     .exclude_i  (set_excl),
     .plru_i     (set_plru),
     .lru_i      (set_lru),

@@ -64,6 +64,7 @@ module qpm_mshr_file #(
   output logic                    status_fatal_o,  // ... whose QPC read failed first
   // victim choice for the scheduled register's set
   output logic [SetW-1:0]         vict_set_o,
+  output logic [Ways-1:0]         vict_reserved_o, // its ways registers own: no victims
   output logic                    vict_step_o,     // scheduled in MVictim: vict_mshr_o
   output logic [MshrW-1:0]        vict_mshr_o,
   input  logic                    vict_found_i,
@@ -100,7 +101,6 @@ module qpm_mshr_file #(
   output logic [QpnW-1:0]         fill_qpn_o,
   output logic [57:0]             fill_addr_o,     // QPC address bits 63:6
   output logic                    fill_fatal_o,    // a read of this QPC failed before
-  output logic [Lines-1:0]        release_o,
   // events for the counters
   output logic                    cnt_eviction_o,
   output logic                    cnt_walk_o,
@@ -230,6 +230,17 @@ module qpm_mshr_file #(
   assign wbread_line_o  = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
   assign wbread_qpn_o   = m_vqpn_q[sched];
 
+  // A register owns its way from the victim choice until it is free again: no other
+  // miss may take it (a compare per register, not a reserved bit per line).
+  logic [Mshrs-1:0] m_owns;
+  always_comb begin
+    vict_reserved_o = '0;
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      m_owns[m] = m_state_q[m] != MFree && m_state_q[m] != MVictim;
+      if (m_owns[m] && m_qpn_q[m][SetW-1:0] == vict_set_o) vict_reserved_o[m_way_q[m]] = 1'b1;
+    end
+  end
+
   // ---- the walk's directory cache (qpm_dir_table): looked up by the scheduled
   // register, filled by a directory read that found a mapped page
   logic [DirIdxW-1:0] walk_idx, dir_fill_idx;
@@ -301,7 +312,6 @@ module qpm_mshr_file #(
     end
     m_waited_d = m_waited_q;
     m_fatal_d  = m_fatal_q;
-    release_o  = '0;
     rq_valid_d = rq_valid_q && !mem_req_ready_i;
     rq_id_d    = rq_id_q;
     rq_addr_d  = rq_addr_q;
@@ -396,7 +406,6 @@ module qpm_mshr_file #(
       if (m_state_q[m] == MReplay && m_enq_q[m] == m_deq_q[m]
           && !(park_i && park_idx_i == MshrW'(m))) begin
         m_state_d[m] = MFree;
-        release_o[line_of(m_qpn_q[m][SetW-1:0], m_way_q[m])] = 1'b1;
       end
     end
   end
@@ -469,32 +478,8 @@ module qpm_mshr_file #(
   `QPM_ASSERT(OneRegisterPerQpn_A, !two_on_one_qpn)
 
 `ifdef FORMAL
-  // ---- proof views and properties (formal/cache.toml, docs/formal.md)
-  always_comb begin
-    f_owned_o    = '0;
-    f_unfilled_o = '0;
-    for (int unsigned m = 0; m < Mshrs; m++) begin
-      if (m_state_q[m] != MFree && m_state_q[m] != MVictim) begin
-        f_owned_o[line_of(m_qpn_q[m][SetW-1:0], m_way_q[m])] = 1'b1;
-        if (m_state_q[m] != MReplay || m_status_q[m] != qpm_pkg::CtxOk)
-          f_unfilled_o[line_of(m_qpn_q[m][SetW-1:0], m_way_q[m])] = 1'b1;
-      end
-    end
-  end
-`ifdef P_ONE_MSHR_PER_QPN
-  // Besides OneRegisterPerQpn_A: a register is taken only when free, and only for a QPN
-  // no register works on.
-  logic f_alloc_busy_qpn;
-  always_comb begin
-    f_alloc_busy_qpn = 1'b0;
-    for (int unsigned m = 0; m < Mshrs; m++) begin
-      if (m_state_q[m] != MFree && m_qpn_q[m] == alloc_qpn_i) f_alloc_busy_qpn = 1'b1;
-    end
-    if (rst_ni && park_i && alloc_i)
-      FAllocFresh_A: assert (m_state_q[park_idx_i] == MFree && !f_alloc_busy_qpn);
-    if (rst_ni) FOneRegisterPerQpn_A: assert (!two_on_one_qpn);
-  end
-`endif
+  // The proof views and properties (formal/cache.toml, docs/formal.md).
+  `include "qpm_mshr_file_props.svh"
 `endif
 
 endmodule

@@ -109,6 +109,7 @@ module qpm_qpc_cache #(
   logic [WayW:0]    look_pinned_in_set;
   logic [SetW-1:0]  vict_set;
   logic             vict_step, vict_found, vict_valid, vict_dirty;
+  logic [Ways-1:0]  vict_reserved;
   logic [MshrW-1:0] vict_mshr;
   logic [WayW-1:0]  vict_way;
   logic [TagW-1:0]  vict_tag;
@@ -119,7 +120,6 @@ module qpm_qpc_cache #(
   logic [LineW-1:0] p1_line;
   logic             reserve;
   logic [LineW-1:0] reserve_line;
-  logic [Lines-1:0] release_lines;
   // miss registers
   logic             m_on, m_filling, m_free_any, m_all_free;
   logic [MshrW-1:0] m_idx, m_free_idx;
@@ -189,6 +189,7 @@ module qpm_qpc_cache #(
     .vict_step_i          (vict_step),
     .vict_mshr_i          (vict_mshr),
     .vict_set_i           (vict_set),
+    .vict_reserved_i      (vict_reserved),
     .vict_found_o         (vict_found),
     .vict_way_o           (vict_way),
     .vict_valid_o         (vict_valid),
@@ -211,7 +212,6 @@ module qpm_qpc_cache #(
     .fill_i               (fill),
     .fill_line_i          (fill_line),
     .fill_qpn_i           (fill_qpn),
-    .release_i            (release_lines),
     .clean_i              (x_clean),
     .drop_i               (x_drop),
     .trap_req_valid_o     (trap_req_valid_o),
@@ -256,6 +256,7 @@ module qpm_qpc_cache #(
     .status_o          (replay_status),
     .status_fatal_o    (replay_fatal),
     .vict_set_o        (vict_set),
+    .vict_reserved_o   (vict_reserved),
     .vict_step_o       (vict_step),
     .vict_mshr_o       (vict_mshr),
     .vict_found_i      (vict_found),
@@ -287,7 +288,6 @@ module qpm_qpc_cache #(
     .fill_qpn_o        (fill_qpn),
     .fill_addr_o       (fill_addr),
     .fill_fatal_o      (fill_fatal),
-    .release_o         (release_lines),
     .cnt_eviction_o    (cnt_eviction),
     .cnt_walk_o        (cnt_walk),
     .cnt_dir_hit_o     (cnt_dir_hit),
