@@ -1,7 +1,7 @@
 // Reset in the middle of a transaction (SPEC §10, docs/reset.md, issue 10): one directed
 // case per named situation, each stating what SPEC §10 says must happen, and each also
 // checked against the golden model by the harness (scoreboards, reset fence,
-// final_check); then reset under stress on both configurations.
+// final_check); then reset under stress on both configurations, also with memory errors.
 #include "sim_run.h"
 #include "test_helpers.h"
 
@@ -317,4 +317,30 @@ TEST_CASE("reset under stress: random resets and destroys beside full traffic ha
   CHECK(forced > 0);
   CHECK(stale > 0);
   CHECK(quiesced > 0);
+}
+
+TEST_CASE("reset under stress with memory read and write errors: zero mismatches, and fills that "
+          "failed made QPs fatal beside the resets",
+          "[reset][system]") {
+  const std::string config = GENERATE(as<std::string>{}, "default", "tiny");
+  SimOptions o = qpm_sim_defaults();
+  o.config = config;
+  o.seed = config == "tiny" ? 261201110 : 261201111;
+  o.cmds = 1200;
+  o.qps = config == "tiny" ? 40 : 200;
+  o.reset_stress = 0.05;
+  o.mem_read_error_rate = 0.05;
+  o.mem_write_error_rate = 0.1;
+  INFO("replay: " << replay_line(o));
+  QpmEnv env(env_options(o));
+  const SimResult r = run_random(o, env);
+  for (const auto &p : r.problems) UNSCOPED_INFO(p);
+  REQUIRE(r.problems.empty());
+  CHECK(env.scoreboard().mismatches() == 0);
+  CHECK(env.dp_scoreboard().mismatches() == 0);
+  // Both kinds of fault happened in the run: resets that waited, and failed context
+  // reads that made a live QP fatal; written-back lines were retried.
+  CHECK(r.counters[counter_index("resets_waited")] > 0);
+  CHECK(env.qps_made_fatal() > 0);
+  CHECK(r.counters[counter_index("wb_retries")] == env.memory().injected_write_errors());
 }
