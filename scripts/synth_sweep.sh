@@ -65,14 +65,13 @@ wanted() {
   [[ ",$only," == *",$1,"* ]]
 }
 
-# One configuration; its own summary line goes to its log, not to the terminal.
-run_point() {
-  local name=$1 sets=$2 ways=$3 mshrs=$4
-  local dir=$out/sweep/$name
-  rm -rf "$dir"
-  mkdir -p "$dir"
-  if scripts/synth.sh --sets "$sets" --ways "$ways" --mshrs "$mshrs" --out "$dir" \
-       > "$dir/synth.txt" 2>&1; then
+# One scripts/synth.sh run: NAME, its directory, then synth.sh's arguments. Its summary
+# goes to DIR/synth.txt, not to the terminal; DIR/ok marks a run that finished.
+run_synth() {
+  local name=$1 dir=$2
+  shift 2
+  rm -f "$dir/ok"
+  if scripts/synth.sh --out "$dir" "$@" > "$dir/synth.txt" 2>&1; then
     touch "$dir/ok"
     echo "synth-sweep: $name done ($(awk '$1 == "total" {print $2}' "$dir/times.txt") s)"
   else
@@ -81,20 +80,17 @@ run_point() {
   fi
 }
 
+# One point of the sweep, in a fresh build/synth/sweep/NAME.
+run_point() {
+  local name=$1 sets=$2 ways=$3 mshrs=$4
+  rm -rf "$out/sweep/$name"
+  mkdir -p "$out/sweep/$name"
+  run_synth "$name" "$out/sweep/$name" --sets "$sets" --ways "$ways" --mshrs "$mshrs"
+}
+
 # At most $jobs runs at a time: waits for a slot.
 slot() {
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
-}
-
-# The default configuration into $out itself, its summary into $out/synth.txt.
-run_default() {
-  if scripts/synth.sh --out "$out" $fpga > "$out/synth.txt" 2>&1; then
-    touch "$out/sweep/default.ok"
-    echo "synth-sweep: default done ($(awk '$1 == "total" {print $2}' "$out/times.txt") s)"
-  else
-    echo "synth-sweep: default FAILED, see $out/synth.txt" >&2
-    return 1
-  fi
 }
 
 main() {
@@ -102,7 +98,6 @@ main() {
   local args=() p name sets ways mshrs
   [ -z "$only" ] && rm -rf "$out/sweep"
   mkdir -p "$out/sweep"
-  rm -f "$out/sweep/default.ok"
   if [ "$default" = 1 ]; then
     echo "synth-sweep: default configuration (Sets 64, Ways 4, Mshrs 8) into $out, the" \
          "other points into $out/sweep, $jobs at a time"
@@ -110,7 +105,7 @@ main() {
     [ -f "$out/summary.csv" ] || { echo "synth-sweep: no default run in $out" >&2; exit 1; }
     # The sweep section is appended to the default's report: start from its own again.
     python3 scripts/synth_report.py point --lib constraints/qpm_ge.lib --dir "$out" > /dev/null
-    touch "$out/sweep/default.ok"
+    touch "$out/ok"
   fi
   args+=("default=$out")
   local names=()
@@ -123,11 +118,11 @@ main() {
     fi
     if [ "$name" = "$DEFAULT_AFTER" ] && [ "$default" = 1 ]; then
       slot
-      run_default &
+      run_synth default "$out" $fpga &
     fi
   done
   wait
-  [ -f "$out/sweep/default.ok" ] || { echo "synth-sweep: the default failed" >&2; exit 1; }
+  [ -f "$out/ok" ] || { echo "synth-sweep: the default failed" >&2; exit 1; }
   for name in "${names[@]}"; do
     [ -f "$out/sweep/$name/ok" ] || { echo "synth-sweep: $name failed" >&2; exit 1; }
   done
