@@ -31,6 +31,9 @@ PROFILES = {
                "--mem-write-error-rate", "0.05"],
     # Reset with work in flight (docs/reset.md): resets beside traffic and a DMA engine.
     "resets": ["--mem-latency", "20:120", "--mem-reorder", "--reset-stress", "0.05"],
+    # The profiles above run the loopback transport model (qpm_sim's default traffic);
+    # this one runs the random mix of before, for the drop paths it covers.
+    "mix": ["--mem-latency", "20:60", "--mem-reorder", "--traffic", "random"],
 }
 TESTS = ("sim", "cache")
 LOG_TAIL_LINES = 60

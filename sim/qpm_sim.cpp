@@ -64,6 +64,16 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
     fmt::print(" ({} delivered, {} owed when a reset stopped the flush)\n",
                env.cqes().delivered(), env.cqes().cut_off());
   }
+  if (r.transport) {
+    fmt::print("  transport   {} pairs: {} WQEs posted, {} issued (RC {} READ, {} ATOMIC; {} "
+               "acknowledged), {} packets ({} lost, {} duplicated, {} reordered), {} WQEs sent "
+               "again, {} acknowledgements, {} DMAs, {} pairs brought up again, {} resets "
+               "beside traffic\n",
+               r.tp_pairs, r.tp_wqes_posted, r.tp_wqes_issued, r.tp_reads_issued,
+               r.tp_atomics_issued, r.tp_reads_acked, r.tp_packets, r.tp_lost, r.tp_duplicated,
+               r.tp_reordered, r.tp_retransmits, r.tp_acks, r.tp_dmas, r.tp_recoveries,
+               r.tp_stress_resets);
+  }
   if (o.reset_stress > 0.0) {
     auto count = [&](const char *name) { return counters[qpm::counter_index(name)]; };
     fmt::print("  resets      resets_waited={} resets_forced={} stale_dropped={} quiesce_dropped={} "
@@ -77,6 +87,8 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
   fmt::print("  mismatches  {}\n", sb.mismatches() + dp.mismatches() + env.events().mismatches() +
                                        env.cqes().mismatches());
   fmt::print("  cycles      {}\n", r.cycles);
+  fmt::print("  dp rate     {:.3f} datapath operations per cycle\n",
+             r.cycles ? static_cast<double>(dp.checked()) / static_cast<double>(r.cycles) : 0.0);
   fmt::print("  speed       {:.1f} kHz simulated ({:.2f} s)\n",
              r.seconds > 0 ? r.cycles / r.seconds / 1000.0 : 0.0, r.seconds);
   const uint64_t hits = counters[0], misses = counters[1], merged = counters[2];
@@ -134,6 +146,7 @@ bool trace_writable(const std::string &path) {
 
 int main(int argc, char **argv) {
   qpm::SimOptions o = qpm::qpm_sim_defaults();
+  o.traffic = "transport";  // qpm_sim's own default (docs/verification.md)
   std::string log_level = "warn", trace, script, fcov;
   CLI::App app{"qpm_sim: qpm_top (Verilator) checked against the golden model"};
   app.failure_message(CLI::FailureMessage::help);  // a bad flag prints the usage

@@ -333,6 +333,7 @@ void QpmEnv::on_dp_response(const DpResponse &rsp) {
   --dp_tags_in_use_;
   auto it = dp_qpns_.find(static_cast<uint32_t>(qpn));
   if (it != dp_qpns_.end() && --it->second == 0) dp_qpns_.erase(it);
+  if (dp_listener_) dp_listener_(dp_tag_req_[rsp.tag], rsp);
 }
 
 void QpmEnv::push_command(const Command &cmd) {
@@ -347,6 +348,7 @@ void QpmEnv::push_dp(DpRequest req) {
   req.tag = next_tag_++;
   req.qpn &= kPsnMask;
   dp_tag_qpn_[req.tag] = req.qpn;
+  dp_tag_req_[req.tag] = req;
   ++dp_tags_in_use_;
   ++dp_qpns_[req.qpn];
   dp_driver_.push(encode_dp_request(req));

@@ -183,6 +183,10 @@ class QpmEnv {
   const Response &last_expected() const { return user_expected_; }
   // Functional coverage of everything answered from now on (nullptr: none).
   void set_coverage(FuncCoverage *coverage);
+  // Called with every datapath answer and the request it answers, after the scoreboard
+  // has judged it: what a transport engine sees (tb/stim/transport.h). Empty: none.
+  using DpListener = std::function<void(const DpRequest &, const DpResponse &)>;
+  void set_dp_listener(DpListener listener) { dp_listener_ = std::move(listener); }
 
   GoldenModel &model() { return model_; }
   Scoreboard &scoreboard() { return scoreboard_; }
@@ -277,6 +281,8 @@ class QpmEnv {
   std::deque<Pushed> pushed_;                        // commands queued or in flight
   std::unordered_map<uint32_t, size_t> cmd_qpns_;    // ... by QPN
   std::array<int64_t, 256> dp_tag_qpn_;              // QPN of the operation with a tag, -1
+  std::array<DpRequest, 256> dp_tag_req_;            // ... and the operation itself
+  DpListener dp_listener_;
   size_t dp_tags_in_use_ = 0;
   uint8_t next_tag_ = 0;
   std::unordered_map<uint32_t, size_t> dp_qpns_;     // datapath operations in flight by QPN

@@ -237,6 +237,7 @@ Doorbell DpStimulus::doorbell(uint32_t qpn, size_t in_flight) {
   } else {
     db.count = static_cast<uint16_t>(std::clamp<uint32_t>(pick(1, 8), 1, std::max(room, 1u)));
   }
+  db.count = static_cast<uint16_t>(std::min<uint32_t>(db.count, opt_.max_doorbell_count));
   if (db.count == 0 && !doorbell_execute(q, exists(qpn, q), db).refused)
     db.count = 1;
   // Operations sent after it most likely meet it (the two ports are apart, so not surely).

@@ -25,6 +25,10 @@ struct DpStimulusOptions {
   double illegal_rate = 0.1;  // operations and doorbells broken on purpose
   double locality = 0.5;      // chance an operation goes to the previous one's QPN
   bool dma_brackets = true;   // draw DMA_BEGIN/DMA_END here (off: a DmaEngine sends them)
+  // The largest doorbell count drawn. Below 2^16, a doorbell meant to overflow a large
+  // queue is refused no more: the transport run keeps hostile queues small, so no
+  // tens-of-thousands-WQE flush holds a command (docs/verification.md).
+  uint32_t max_doorbell_count = 0xffff;
 };
 
 class DpStimulus {

@@ -15,6 +15,7 @@
 #include "dp_stimulus.h"
 #include "random_stimulus.h"
 #include "script.h"
+#include "transport_run.h"
 
 namespace qpm {
 
@@ -88,6 +89,48 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
                  "chance a command is a MODIFY to RESET or a DESTROY of a QP with work in "
                  "flight, beside its traffic and a DMA engine's bursts (needs --dp-rate > 0)")
       ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--traffic", o.traffic,
+                 "what drives the datapath: transport (connected QP pairs run by a loopback "
+                 "transport model) or random (the random mix of operations and doorbells)")
+      ->check(CLI::IsMember({"transport", "random"}))
+      ->capture_default_str();
+  app.add_option("--pairs", o.pairs, "transport: connected QP pairs (at most --qps / 2)")
+      ->check(CLI::Range(1u, 4096u))
+      ->capture_default_str();
+  app.add_option("--hostile-rate", o.hostile_rate,
+                 "transport: share of datapath operations drawn from the random mix (QPs "
+                 "that do not exist, stale epochs, bad op codes) on QPNs outside the pairs")
+      ->check(CLI::Range(0.0, 0.9))
+      ->capture_default_str();
+  app.add_option("--loss", o.loss, "transport: chance a packet is lost on the fabric")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
+  app.add_option("--dup", o.dup, "transport: chance a packet is delivered twice")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
+  app.add_option("--reorder", o.reorder,
+                 "transport: chance a packet is overtaken by the ones behind it")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
+  app.add_option("--peer-nak", o.peer_nak,
+                 "transport: chance a peer answers a message with a fatal NAK (RX_NAK)")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
+  app.add_option("--short-rq", o.short_rq,
+                 "transport: share of QPs whose software posts receives late (RNR)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--bad-qkey", o.bad_qkey, "transport: chance a UD send carries a wrong Q_Key")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--access-fault", o.access_fault,
+                 "transport: share of RC QPs brought up without one remote access flag")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  app.add_option("--local-err", o.local_err,
+                 "transport: chance a UC/UD send WQE is a READ (LOCAL_ERR, the QP to SQE)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   app.add_option("--reset-timeout", o.reset_timeout,
                  "RESET_TIMEOUT: cycles a reset waits for its DMAs (0: the hardware's 4096)")
       ->check(CLI::Range(0u, 65535u));
@@ -140,6 +183,14 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
   if (o.mem_aw_waits_for_w) line += " --mem-aw-waits-for-w";
   if (o.reset_stress > 0.0) line += fmt::format(" --reset-stress {}", o.reset_stress);
   if (o.reset_timeout != 0) line += fmt::format(" --reset-timeout {}", o.reset_timeout);
+  line += " --traffic " + o.traffic;
+  if (o.traffic == "transport") {
+    line += fmt::format(
+        " --pairs {} --hostile-rate {} --loss {} --dup {} --reorder {} --peer-nak {} "
+        "--short-rq {} --bad-qkey {} --access-fault {} --local-err {}",
+        o.pairs, o.hostile_rate, o.loss, o.dup, o.reorder, o.peer_nak, o.short_rq, o.bad_qkey,
+        o.access_fault, o.local_err);
+  }
   return line;
 }
 
@@ -174,7 +225,10 @@ EnvOptions env_options(const SimOptions &o) {
   e.cqe_stall_prob = o.cqe_stall;
   e.reset_timeout = o.reset_timeout;
   // Resets under stress go beside datapath traffic; a command-only run has none.
-  if (o.reset_stress > 0.0 && o.dp_rate <= 0.0 && o.db_rate <= 0.0) {
+  if (o.traffic == "transport" && o.qps < 2) {
+    throw std::invalid_argument("--traffic transport needs --qps 2 or more (a pair of QPs)");
+  }
+  if (o.reset_stress > 0.0 && o.traffic != "transport" && o.dp_rate <= 0.0 && o.db_rate <= 0.0) {
     throw std::invalid_argument("--reset-stress needs datapath traffic (--dp-rate > 0)");
   }
   return e;
@@ -278,16 +332,7 @@ void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimResult
     if (stress_next && cmd_drawn && !held && env.commands_in_flight() < kCmdDepth) {
       stress_next = false;  // with no QP to reset, an ordinary command instead
       if (const std::optional<uint32_t> qpn = stress_target()) {
-        Command c;
-        c.qpn = *qpn;
-        if (destroy_draw(rng)) {
-          c.op = Opcode::DestroyQp;
-        } else {
-          c.op = Opcode::ModifyQp;
-          c.attr_mask = attr::kState;
-          c.qp_state = static_cast<uint32_t>(QpState::Reset);
-        }
-        env.push_command(c);
+        env.push_command(stress_reset_command(*qpn, destroy_draw(rng)));
         stress_resets.insert(*qpn);
         ++cmds;
         cmd_drawn = false;
@@ -374,6 +419,19 @@ void run_mixed(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimResult
 
 }  // namespace
 
+Command stress_reset_command(uint32_t qpn, bool destroy) {
+  Command c;
+  c.qpn = qpn;
+  if (destroy) {
+    c.op = Opcode::DestroyQp;
+  } else {
+    c.op = Opcode::ModifyQp;
+    c.attr_mask = attr::kState;
+    c.qp_state = static_cast<uint32_t>(QpState::Reset);
+  }
+  return c;
+}
+
 SimResult run_random(const SimOptions &o, QpmEnv &env) {
   StimulusOptions so;
   so.qps = o.qps;
@@ -385,7 +443,9 @@ SimResult run_random(const SimOptions &o, QpmEnv &env) {
   env.set_coverage(&r.coverage);
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t c0 = env.tb().cycles();
-  if (o.dp_rate <= 0.0 && o.db_rate <= 0.0) {
+  if (o.traffic == "transport") {
+    run_transport(o, env, stim, r);
+  } else if (o.dp_rate <= 0.0 && o.db_rate <= 0.0) {
     env.run_stream(o.cmds, [&] { return stim.next(); });
   } else {
     run_mixed(o, env, stim, r);

@@ -51,6 +51,21 @@ struct SimOptions {
   // operations, with a DMA engine beginning and ending payload bursts.
   double reset_stress = 0.0;
   uint32_t reset_timeout = 0;  // RESET_TIMEOUT to program (0: the hardware's 4096)
+  // What drives the datapath (docs/verification.md, "Transport traffic"): "random", the
+  // random mix of operations and doorbells (the shares above), or "transport", connected
+  // QP pairs run by a loopback transport model (tb/stim/transport.h) beside the random
+  // commands, with a share of hostile operations from the random mix.
+  std::string traffic = "random";
+  uint32_t pairs = 32;          // transport: connected QP pairs (at most --qps / 2)
+  double hostile_rate = 0.05;   // transport: operations drawn from the random mix instead
+  double loss = 0.002;          // transport: the fabric's faults, per packet
+  double dup = 0.002;
+  double reorder = 0.002;
+  double peer_nak = 0.0003;     // transport: a peer answers a fatal NAK instead of an ACK
+  double short_rq = 0.15;       // transport: QPs whose software posts receives late
+  double bad_qkey = 0.01;       // transport: UD sends with a wrong Q_Key
+  double access_fault = 0.05;   // transport: RC QPs brought up without a remote access flag
+  double local_err = 0.001;     // transport: UC/UD READs posted
 };
 // qpm_sim's defaults where they differ from SimOptions{} (which the tests use): a mix of
 // commands, datapath operations and doorbells with back-pressure on every stream.
@@ -74,8 +89,17 @@ struct SimResult {
   std::vector<uint32_t> counters;     // kCounterNames order
   // --reset-stress: the DMA engine's bursts begun, ended (DMA_END sent), never ended.
   uint64_t dma_begun = 0, dma_ended = 0, dma_never = 0;
+  // --traffic transport: what the transport model did (TransportModel::Stats).
+  bool transport = false;
+  uint64_t tp_pairs = 0, tp_wqes_posted = 0, tp_wqes_issued = 0, tp_packets = 0, tp_lost = 0,
+           tp_duplicated = 0, tp_reordered = 0, tp_retransmits = 0, tp_acks = 0,
+           tp_recoveries = 0, tp_dmas = 0, tp_stress_resets = 0, tp_reads_issued = 0,
+           tp_atomics_issued = 0, tp_reads_acked = 0;
   FuncCoverage coverage;
 };
+
+// A reset beside traffic (--reset-stress): DESTROY_QP of qpn, or MODIFY_QP to RESET.
+Command stress_reset_command(uint32_t qpn, bool destroy);
 
 // Runs o.cmds random commands on env (built from env_options(o)), then the final check.
 SimResult run_random(const SimOptions &o, QpmEnv &env);

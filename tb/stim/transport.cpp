@@ -1,0 +1,687 @@
+#include "transport.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+#include "builders.h"
+
+namespace qpm {
+
+namespace {
+
+constexpr uint32_t kWindow = 12;      // RC WQEs started and not acknowledged, per QP
+constexpr uint32_t kRnrDelay = 120;   // cycles before a retransmission after an RNR NAK
+constexpr uint32_t kPeerGrace = 600;  // cycles a pair's live end runs on after the other broke
+constexpr uint32_t kDmaCycles = 12;   // a payload DMA's length per packet
+constexpr size_t kBacklog = 16;       // operations a pair may have queued before it starts more
+
+bool msn_le(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) <= 0; }
+uint32_t psn_add(uint32_t psn, uint32_t n) { return (psn + n) & kPsnMask; }
+bool reads_memory(MsgClass c) { return c == MsgClass::Read || c == MsgClass::Atomic; }
+
+}  // namespace
+
+TransportModel::TransportModel(std::mt19937_64 &rng, const std::vector<uint32_t> &qpns,
+                               const TransportOptions &opt, std::function<bool(uint32_t)> pending)
+    : rng_(rng), opt_(opt), db_pending_(std::move(pending)), qpns_(qpns) {
+  if (qpns_.size() % 2 != 0 || qpns_.empty()) {
+    throw std::invalid_argument("transport: an even, non-zero number of QPNs");
+  }
+  qps_.resize(qpns_.size());
+  pair_commands_.resize(qpns_.size() / 2);
+  for (size_t i = 0; i < qps_.size(); ++i) {
+    qps_[i].qpn = qpns_[i];
+    qps_[i].peer = i ^ 1;
+    // Four RC pairs to one UC and one UD pair.
+    const size_t pair = i / 2;
+    qps_[i].type = static_cast<uint32_t>(pair % 6 == 4   ? QpType::UC
+                                         : pair % 6 == 5 ? QpType::UD
+                                                         : QpType::RC);
+  }
+}
+
+uint32_t TransportModel::pick(uint32_t lo, uint32_t hi) {
+  return std::uniform_int_distribution<uint32_t>(lo, hi)(rng_);
+}
+bool TransportModel::chance(double p) { return p > 0.0 && std::bernoulli_distribution(p)(rng_); }
+bool TransportModel::is_rc(size_t i) const {
+  return qps_[i].type == static_cast<uint32_t>(QpType::RC);
+}
+bool TransportModel::is_ud(size_t i) const {
+  return qps_[i].type == static_cast<uint32_t>(QpType::UD);
+}
+
+size_t TransportModel::index(uint32_t qpn) const {
+  const auto it = std::find(qpns_.begin(), qpns_.end(), qpn);
+  if (it == qpns_.end()) throw std::logic_error("transport: a QPN it does not own");
+  return static_cast<size_t>(it - qpns_.begin());
+}
+
+bool TransportModel::owns(uint32_t qpn) const {
+  return std::find(qpns_.begin(), qpns_.end(), qpn) != qpns_.end();
+}
+
+uint32_t TransportModel::port_of(uint32_t qpn) const { return qps_[index(qpn)].port; }
+
+bool TransportModel::idle() const {
+  if (!timed_.empty()) return false;
+  for (const Qp &q : qps_) {
+    if (!q.outbox.empty() || !q.sent.empty() || !q.doorbells.empty() || q.db_in_flight) return false;
+  }
+  return true;
+}
+
+std::string TransportModel::describe() const {
+  std::string out = "transport: " + std::to_string(timed_.size()) + " timed";
+  for (const Qp &q : qps_) {
+    if (q.outbox.empty() && q.sent.empty() && q.doorbells.empty() && !q.db_in_flight) continue;
+    out += " | qpn " + std::to_string(q.qpn) + " phase " + std::to_string(static_cast<int>(q.phase)) +
+           " outbox " + std::to_string(q.outbox.size()) + " sent " + std::to_string(q.sent.size()) +
+           " doorbells " + std::to_string(q.doorbells.size()) + (q.db_in_flight ? " db" : "");
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------
+// Bring-up and recovery (software, through commands)
+
+void TransportModel::choose_attributes(size_t a) {
+  const uint32_t port = pick(1, 2);
+  for (size_t i : {a, a + 1}) {
+    Qp &q = qps_[i];
+    q.port = port;
+    q.short_rq = chance(opt_.short_rq);
+    q.log_sq = pick(4, 7);
+    q.log_rq = pick(4, 6);
+    q.access = access::kLocalWrite | access::kRemoteWrite | access::kRemoteRead | access::kRemoteAtomic;
+    if (is_rc(i) && chance(opt_.access_fault)) {
+      q.access &= ~(access::kRemoteWrite << pick(0, 2));  // a peer that is not allowed everything
+    }
+    q.qkey = pick(0, 0x7fffffff);
+    q.max_rd = pick(1, 4);
+    // Mostly the minimum so both limits are reached, 16 at the most: max_rd_atomic of
+    // the requester never exceeds what its peer accepts.
+    q.retry_cnt = chance(0.15) ? pick(0, 2) : 7;
+    q.rnr_retry = chance(0.5) ? 7 : pick(0, 6);
+    // Some PSNs start just below the 2^24 wrap.
+    q.sq_psn = chance(0.2) ? kPsnMask - pick(0, 300) : pick(0, kPsnMask);
+  }
+  for (size_t i : {a, a + 1}) {
+    qps_[i].max_dest_rd = chance(0.8) ? qps_[i ^ 1].max_rd : pick(qps_[i ^ 1].max_rd, 16);
+  }
+}
+
+std::vector<Command> TransportModel::bring_up(size_t i, const QpStatus &st) const {
+  const Qp &q = qps_[i];
+  const Qp &p = qps_[q.peer];
+  std::vector<Command> out;
+  if (!st.exists) {
+    builders::CreateAttrs ca;
+    ca.log_sq_size = q.log_sq;
+    ca.log_rq_size = q.log_rq;
+    out.push_back(builders::create_cmd(q.qpn, q.type, ca));
+  }
+  Command attrs = builders::valid_attributes();
+  attrs.qp_access_flags = q.access;
+  attrs.port_num = q.port;
+  attrs.pkey_index = 0;
+  attrs.qkey = q.qkey;  // what its senders put in their packets (the peer's sends too)
+  attrs.dest_qp_num = p.qpn;
+  attrs.sq_psn = q.sq_psn;
+  attrs.rq_psn = p.sq_psn;
+  attrs.max_rd_atomic = q.max_rd;
+  attrs.max_dest_rd_atomic = q.max_dest_rd;
+  attrs.retry_cnt = q.retry_cnt;
+  attrs.rnr_retry = q.rnr_retry;
+  attrs.min_rnr_timer = 1;
+  attrs.en_sqd_async_notify = 0;
+  for (const Command &c : builders::walk_cmds(q.qpn, q.type, QpState::Rts, attrs)) out.push_back(c);
+  return out;
+}
+
+void TransportModel::start_running(size_t i, const QpStatus &st) {
+  Qp &q = qps_[i];
+  const Qp keep = q;
+  q = Qp{};
+  q.qpn = keep.qpn;
+  q.peer = keep.peer;
+  q.type = keep.type;
+  q.port = keep.port;
+  q.short_rq = keep.short_rq;
+  q.access = keep.access;
+  q.qkey = keep.qkey;
+  q.max_rd = keep.max_rd;
+  q.max_dest_rd = keep.max_dest_rd;
+  q.retry_cnt = keep.retry_cnt;
+  q.rnr_retry = keep.rnr_retry;
+  q.sq_psn = keep.sq_psn;
+  q.log_sq = keep.log_sq;
+  q.log_rq = keep.log_rq;
+  q.incarnation = keep.incarnation + 1;
+  q.epoch = st.epoch;
+  q.phase = Phase::Running;
+  q.last_progress = now_;
+}
+
+void TransportModel::maintain(const QpView &view, const QpnFilter &quiet) {
+  for (size_t a = 0; a < qps_.size(); a += 2) {
+    Qp &qa = qps_[a], &qb = qps_[a + 1];
+    if (qa.phase == Phase::Running && qb.phase == Phase::Running) continue;
+    // One end broke: the other runs on a little (it may still be owed a fatal NAK).
+    for (size_t i : {a, a + 1}) {
+      const Qp &o = qps_[i ^ 1];
+      if (running(i) && o.phase != Phase::Running && now_ - o.broken_at > kPeerGrace) {
+        spdlog::debug("transport: qpn {} broke: its peer did", qps_[i].qpn);
+        break_qp(i);
+      }
+    }
+    if (qa.phase == Phase::Running || qb.phase == Phase::Running) continue;
+    auto settled = [&](const Qp &q) {
+      return q.outbox.empty() && q.sent.empty() && q.dma_open == 0 && !q.db_in_flight &&
+             quiet(q.qpn);
+    };
+    if (!settled(qa) || !settled(qb)) continue;
+    std::deque<Command> &cmds = pair_commands_[a / 2];
+    if (qa.phase == Phase::Draining) {
+      if (stopping_) continue;
+      if (qa.incarnation != 0) ++stats_.recoveries;
+      choose_attributes(a);
+      const QpStatus sa = view(qa.qpn), sb = view(qb.qpn);
+      // Both to RESET first (no packet of one incarnation meets the next), then up.
+      for (const auto &[q, st] : {std::pair<Qp *, QpStatus>{&qa, sa}, {&qb, sb}}) {
+        if (st.exists) {
+          cmds.push_back(builders::modify_cmd(q->qpn, attr::kState,
+                                              static_cast<uint32_t>(QpState::Reset)));
+        }
+      }
+      for (const Command &c : bring_up(a, sa)) cmds.push_back(c);
+      for (const Command &c : bring_up(a + 1, sb)) cmds.push_back(c);
+      qa.phase = qb.phase = Phase::Recovering;
+    } else if (cmds.empty()) {
+      const QpStatus sa = view(qa.qpn), sb = view(qb.qpn);
+      if (sa.rts && sb.rts) {
+        start_running(a, sa);
+        start_running(a + 1, sb);
+      } else {
+        qa.phase = qb.phase = Phase::Draining;  // a command failed: again from RESET
+      }
+    }
+  }
+}
+
+std::optional<Command> TransportModel::next_command(const QpnFilter &ready) {
+  for (size_t n = 0; n < pair_commands_.size(); ++n) {
+    const size_t p = (rr_cmd_ + n) % pair_commands_.size();
+    std::deque<Command> &cmds = pair_commands_[p];
+    if (cmds.empty() || !ready(cmds.front().qpn)) continue;
+    const Command c = cmds.front();
+    cmds.pop_front();
+    rr_cmd_ = p + 1;
+    return c;
+  }
+  return std::nullopt;
+}
+
+void TransportModel::break_qp(size_t i) {
+  Qp &q = qps_[i];
+  if (q.phase != Phase::Running) return;
+  q.phase = Phase::Draining;
+  q.broken_at = now_;
+  // Nothing more goes out but the DMAs already queued (each DMA_BEGIN with its DMA_END).
+  std::deque<Op> keep;
+  for (const Op &op : q.outbox) {
+    if (op.req.op == DpOp::DmaBegin || op.req.op == DpOp::DmaEnd) keep.push_back(op);
+  }
+  q.outbox.swap(keep);
+  q.doorbells.clear();
+  q.unacked.clear();
+  q.responses.clear();
+}
+
+void TransportModel::stop() {
+  stopping_ = true;
+  for (std::deque<Command> &cmds : pair_commands_) cmds.clear();
+}
+
+void TransportModel::software_broke(uint32_t qpn) {
+  const size_t i = index(qpn);
+  break_qp(i);
+  break_qp(i ^ 1);
+}
+
+// ---------------------------------------------------------------------------------
+// Operations, packets and time
+
+DpRequest TransportModel::plain(size_t i, DpOp op) const { return builders::plain(op, qps_[i].qpn); }
+
+void TransportModel::queue_op(size_t i, const DpRequest &r, const Packet &pkt) {
+  Op op{r, pkt};
+  // A token carries the incarnation it belongs to; a DMA_END the one its DMA began in.
+  if (dp_is_token(r.op) && r.op != DpOp::DmaEnd) op.req.epoch = qps_[i].epoch;
+  qps_[i].outbox.push_back(op);
+}
+
+void TransportModel::queue_op(size_t i, const DpRequest &r) { queue_op(i, r, Packet{}); }
+
+void TransportModel::schedule(uint64_t at, Timed::Kind kind, size_t qp, const Packet &p,
+                              uint8_t epoch) {
+  Timed t;
+  t.at = at;
+  t.seq = seq_++;
+  t.kind = kind;
+  t.qp = qp;
+  t.pkt = p;
+  t.epoch = epoch;
+  timed_.push(t);
+}
+
+void TransportModel::send_packet(size_t from, Packet p) {
+  Qp &q = qps_[from];
+  p.dst = q.peer;
+  p.incarnation = q.incarnation;
+  ++stats_.packets;
+  if (chance(opt_.loss)) {
+    ++stats_.lost;
+    return;
+  }
+  // The path is in order: a packet never arrives before the one sent ahead of it.
+  uint64_t at = std::max<uint64_t>(now_ + pick(opt_.fabric_min, opt_.fabric_max), q.path_free);
+  if (chance(opt_.reorder)) {
+    ++stats_.reordered;
+    schedule(at + pick(30, 120), Timed::Deliver, from, p);  // overtaken by what follows
+  } else {
+    q.path_free = at;
+    schedule(at, Timed::Deliver, from, p);
+  }
+  if (chance(opt_.dup)) {
+    ++stats_.duplicated;
+    schedule(at + pick(1, 60), Timed::Deliver, from, p);
+  }
+}
+
+void TransportModel::dma_begin(size_t i, uint32_t length) {
+  Qp &q = qps_[i];
+  DpRequest r = builders::dma(DpOp::DmaBegin, q.qpn, q.epoch);
+  queue_op(i, r);
+  ++q.dma_open;
+  ++stats_.dmas;
+  schedule(now_ + length, Timed::DmaEnd, i, Packet{}, q.epoch);
+}
+
+void TransportModel::fire(const Timed &t) {
+  Qp &q = qps_[t.qp];
+  switch (t.kind) {
+    case Timed::DmaEnd:
+      // Every DMA that began ends, whatever became of its QP since (a stale epoch).
+      queue_op(t.qp, builders::dma(DpOp::DmaEnd, q.qpn, t.epoch));
+      break;
+    case Timed::Deliver:
+      deliver(t.pkt);
+      break;
+    case Timed::Resend:
+      if (running(t.qp) && t.pkt.incarnation == q.incarnation) resend(t.qp);
+      break;
+    case Timed::RespDone:
+      if (running(t.qp) && t.pkt.incarnation == q.incarnation) {
+        Packet p;
+        p.msn = t.pkt.msn;
+        queue_op(t.qp, plain(t.qp, DpOp::RxRespDone), p);
+      }
+      break;
+  }
+}
+
+void TransportModel::deliver(const Packet &p) {
+  const size_t i = p.dst;
+  Qp &q = qps_[i];
+  if (!running(i) || p.incarnation != q.incarnation) return;  // an old incarnation's
+  switch (p.kind) {
+    case PktKind::Req:
+      queue_op(i, builders::rx(q.qpn, p.cls, p.pos, p.psn, p.qkey), p);
+      break;
+    case PktKind::Ack:
+      ack_arrived(i, p.msn);
+      break;
+    case PktKind::SeqNak:
+    case PktKind::RnrNak:
+      // A sequence NAK costs a retry like a timeout (as rxe counts it); the RTL's answer
+      // says whether one is left.
+      if (!q.unacked.empty() && !q.retry_asked && q.acks_in_flight == 0) {
+        q.retry_asked = true;
+        queue_op(i, plain(i, p.kind == PktKind::SeqNak ? DpOp::Timeout : DpOp::RnrNak));
+      }
+      break;
+    case PktKind::FatalNak:
+      if (!q.unacked.empty() && !q.retry_asked) {
+        q.retry_asked = true;
+        queue_op(i, builders::nak(q.qpn, p.code));
+      }
+      break;
+  }
+}
+
+void TransportModel::send_wqe(size_t i, const Wqe &w) {
+  const Qp &peer = qps_[qps_[i].peer];
+  for (uint32_t k = 0; k < w.npkts; ++k) {
+    Packet p;
+    p.psn = psn_add(w.psn, k);
+    p.cls = w.cls;
+    p.pos = w.npkts == 1 ? PktPos::Only
+            : k == 0     ? PktPos::First
+            : k + 1 == w.npkts ? PktPos::Last
+                               : PktPos::Middle;
+    p.msn = w.msn;
+    p.qkey = is_ud(i) && chance(opt_.bad_qkey) ? peer.qkey ^ 1 : peer.qkey;
+    send_packet(i, p);
+  }
+}
+
+// Go back N: every WQE not acknowledged is sent again from its first packet.
+void TransportModel::resend(size_t i) {
+  Qp &q = qps_[i];
+  q.last_progress = now_;
+  for (const Wqe &w : q.unacked) {
+    ++stats_.retransmits;
+    send_wqe(i, w);
+  }
+}
+
+void TransportModel::ack_arrived(size_t i, uint32_t msn) {
+  Qp &q = qps_[i];
+  uint32_t wqes = 0, reads = 0;
+  while (!q.unacked.empty() && msn_le(q.unacked.front().msn, msn)) {
+    if (reads_memory(q.unacked.front().cls)) ++reads;
+    q.unacked.pop_front();
+    ++wqes;
+  }
+  if (wqes == 0) return;  // a duplicate acknowledgement
+  // Read responses carry data: written to host memory before the WQE completes.
+  if (reads != 0) dma_begin(i, kDmaCycles);
+  DpRequest r = builders::ack(q.qpn, static_cast<uint16_t>(wqes), static_cast<uint8_t>(reads));
+  queue_op(i, r);
+  ++q.acks_in_flight;
+  stats_.reads_acked += reads;
+  q.rd_out -= reads;
+  q.last_progress = now_;
+  ++stats_.acks;
+}
+
+void TransportModel::emit_responses(size_t i) {
+  Qp &q = qps_[i];
+  while (!q.responses.empty() && q.responses.front().ready) {
+    Packet p;
+    p.msn = q.responses.front().msn;
+    q.responses.pop_front();
+    if (chance(opt_.peer_nak)) {
+      p.kind = PktKind::FatalNak;
+      p.code = static_cast<NakCode>(pick(0, 2));
+    } else {
+      p.kind = PktKind::Ack;
+    }
+    send_packet(i, p);
+  }
+}
+
+// Software: receives posted ahead of the sends that use them (late on a short RQ), sends
+// posted so the queue never runs dry; the requester starts what is posted.
+void TransportModel::software(size_t i) {
+  Qp &q = qps_[i];
+  if (stopping_) return;
+  if (q.doorbells.empty() && !q.db_in_flight) {
+    const uint64_t rq_size = 1ull << q.log_rq, sq_size = 1ull << q.log_sq;
+    const uint64_t rq_held = q.rq_posted - q.rq_used, sq_held = q.sq_posted - q.sq_done;
+    const bool rq_due = q.short_rq ? now_ >= q.next_rq_post && rq_held == 0 : rq_held < rq_size / 2;
+    if (rq_due) {
+      const uint64_t n = q.short_rq ? pick(1, 2) : rq_size - rq_held;
+      q.doorbells.push_back(builders::rq_db(q.qpn, static_cast<uint16_t>(n)));
+      q.rq_posted += n;
+      q.next_rq_post = now_ + pick(200, 1500);
+    } else if (q.sq_posted - q.sq_started < 4 && sq_held < sq_size) {
+      const uint64_t n = std::min<uint64_t>(pick(1, 8), sq_size - sq_held);
+      q.doorbells.push_back(builders::sq_db(q.qpn, static_cast<uint16_t>(n)));
+      q.sq_posted += n;
+      stats_.wqes_posted += n;
+    }
+  }
+  // Start the next posted WQE, when the engines of both ends keep up: an engine clocks
+  // itself by what it has to send, so its own queue never outgrows the port.
+  const bool window = (!is_rc(i) || q.unacked.size() + q.tx_asks < kWindow) &&
+                      q.outbox.size() + qps_[q.peer].outbox.size() < kBacklog;
+  if (q.sq_visible > q.sq_started + q.tx_asks && window && now_ >= q.next_tx && !q.retry_asked) {
+    if (!q.head_cls) {
+      if (!is_rc(i)) {
+        q.head_cls = chance(opt_.local_err) ? MsgClass::Read
+                     : is_ud(i) || chance(0.5) ? MsgClass::Send
+                                               : MsgClass::Write;
+      } else if (chance(opt_.read_share)) {
+        q.head_cls = chance(0.6) ? MsgClass::Read : MsgClass::Atomic;
+      } else {
+        q.head_cls = chance(0.5) ? MsgClass::Send : MsgClass::Write;
+      }
+    }
+    const uint32_t npkts = is_ud(i) || reads_memory(*q.head_cls) ? 1 : pick(1, 4);
+    queue_op(i, builders::tx(q.qpn, *q.head_cls, npkts));
+    ++q.tx_asks;
+  }
+  // The transport timer: no acknowledgement for too long.
+  if (is_rc(i) && !q.unacked.empty() && !q.retry_asked && q.acks_in_flight == 0 &&
+      now_ - q.last_progress > opt_.timeout_cycles) {
+    q.retry_asked = true;
+    q.last_progress = now_;
+    queue_op(i, plain(i, DpOp::Timeout));
+  }
+}
+
+void TransportModel::tick(uint64_t now) {
+  now_ = now;
+  while (!timed_.empty() && timed_.top().at <= now) {
+    const Timed t = timed_.top();
+    timed_.pop();
+    fire(t);
+  }
+  for (size_t i = 0; i < qps_.size(); ++i) {
+    Qp &q = qps_[i];
+    if (q.db_in_flight && !db_pending_(q.qpn)) {
+      if (!q.db_in_flight->rq) q.sq_visible += q.db_in_flight->count;
+      q.db_in_flight.reset();
+    }
+    if (running(i)) software(i);
+  }
+}
+
+std::optional<DpRequest> TransportModel::next_op(const QpnFilter &usable) {
+  for (size_t n = 0; n < qps_.size(); ++n) {
+    const size_t i = (rr_op_ + n) % qps_.size();
+    Qp &q = qps_[i];
+    if (q.outbox.empty() || !usable(q.qpn)) continue;
+    Op op = q.outbox.front();
+    q.outbox.pop_front();
+    q.sent.push_back(op);
+    // Half the time the same QP again: a burst of one QP's packets, as an engine sends.
+    rr_op_ = chance(0.5) ? i : i + 1;
+    return op.req;
+  }
+  return std::nullopt;
+}
+
+std::optional<Doorbell> TransportModel::next_doorbell(const QpnFilter &usable) {
+  for (size_t n = 0; n < qps_.size(); ++n) {
+    const size_t i = (rr_db_ + n) % qps_.size();
+    Qp &q = qps_[i];
+    if (q.doorbells.empty() || q.db_in_flight || !usable(q.qpn)) continue;
+    q.db_in_flight = q.doorbells.front();
+    q.doorbells.pop_front();
+    rr_db_ = i + 1;
+    return q.db_in_flight;
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------
+// Answers
+
+void TransportModel::on_answer(const DpRequest &req, const DpResponse &rsp, uint64_t now) {
+  now_ = now;
+  const size_t i = index(req.qpn);
+  Qp &q = qps_[i];
+  if (q.sent.empty() || q.sent.front().req.op != req.op) {
+    throw std::logic_error("transport: an answer to an operation it did not send");
+  }
+  const Op op = q.sent.front();
+  q.sent.pop_front();
+  if (req.op == DpOp::DmaEnd) --q.dma_open;
+  if (req.op == DpOp::RxAck) --q.acks_in_flight;
+  if (req.op == DpOp::TxWqe) --q.tx_asks;
+  if (!running(i)) return;
+  // An answer from another incarnation than the one software brought up, or from a QP
+  // that is gone or fenced: software's QP broke under it.
+  const bool gone = rsp.verdict == Verdict::Drop &&
+                    (rsp.drop == DropReason::NoQp || rsp.drop == DropReason::State ||
+                     rsp.drop == DropReason::Quiesce || rsp.drop == DropReason::MemErr ||
+                     rsp.drop == DropReason::Stale || rsp.drop == DropReason::Count ||
+                     rsp.drop == DropReason::Type || rsp.drop == DropReason::Opcode ||
+                     rsp.drop == DropReason::Access);
+  if (gone || rsp.epoch != q.epoch) {
+    spdlog::debug("transport: qpn {} broke: {} answered {} {} (epoch {}, expected {})", q.qpn,
+                  to_string(req.op), to_string(rsp.verdict), to_string(rsp.drop), rsp.epoch, q.epoch);
+    break_qp(i);
+    return;
+  }
+  switch (req.op) {
+    case DpOp::TxWqe:
+    case DpOp::RxAck:
+    case DpOp::Timeout:
+    case DpOp::RnrNak:
+    case DpOp::RxNak:
+      answer_requester(i, op, rsp);
+      break;
+    default:
+      answer_responder(i, op, rsp);
+      break;
+  }
+}
+
+void TransportModel::answer_requester(size_t i, const Op &op, const DpResponse &rsp) {
+  Qp &q = qps_[i];
+  const DpRequest &req = op.req;
+  switch (req.op) {
+    case DpOp::TxWqe:
+      if (rsp.verdict == Verdict::Issue) {
+        ++stats_.wqes_issued;
+        if (is_rc(i) && req.cls == MsgClass::Read) ++stats_.reads_issued;
+        if (is_rc(i) && req.cls == MsgClass::Atomic) ++stats_.atomics_issued;
+        q.head_cls.reset();
+        ++q.sq_started;
+        const Wqe w{q.next_msn++, rsp.psn, req.npkts, req.cls};
+        if (is_rc(i)) {
+          if (q.unacked.empty()) q.last_progress = now_;
+          q.unacked.push_back(w);
+          if (reads_memory(w.cls)) ++q.rd_out;
+        } else {
+          ++q.sq_done;  // UC and UD complete at issue
+        }
+        // The payload is read from host memory while the packets go out.
+        if (!reads_memory(w.cls)) dma_begin(i, kDmaCycles * w.npkts);
+        send_wqe(i, w);
+      } else if (rsp.verdict == Verdict::Stall || rsp.verdict == Verdict::Empty) {
+        q.next_tx = now_ + (rsp.verdict == Verdict::Stall ? 40 : 16);  // try again later
+      } else {
+        spdlog::debug("transport: qpn {} broke: TX_WQE {}", q.qpn, to_string(rsp.verdict));
+        break_qp(i);  // LOCAL_ERR: the QP went to SQE
+      }
+      break;
+    case DpOp::Timeout:
+    case DpOp::RnrNak:
+    case DpOp::RxNak:
+      q.retry_asked = false;
+      if (rsp.verdict == Verdict::Retry) {
+        if (req.op == DpOp::RnrNak) {
+          Packet p;
+          p.incarnation = q.incarnation;
+          schedule(now_ + kRnrDelay, Timed::Resend, i, p);
+          q.last_progress = now_ + kRnrDelay;
+        } else {
+          resend(i);
+        }
+      } else {
+        spdlog::debug("transport: qpn {} broke: {} {}", q.qpn, to_string(req.op), to_string(rsp.verdict));
+        break_qp(i);  // FATAL (or a DROP: nothing outstanding any more)
+      }
+      break;
+    default:  // RX_ACK: ACCEPT. Software reuses the WQEs once the RTL has taken it.
+      q.sq_done += req.wqes;
+      break;
+  }
+}
+
+void TransportModel::answer_responder(size_t i, const Op &op, const DpResponse &rsp) {
+  Qp &q = qps_[i];
+  const Packet &p = op.pkt;
+  switch (op.req.op) {
+    case DpOp::RxReq: {
+      const bool last = p.pos == PktPos::Last || p.pos == PktPos::Only;
+      switch (rsp.verdict) {
+        case Verdict::Accept:
+          q.nak_sent = false;
+          if (p.cls == MsgClass::Send && last) ++q.rq_used;
+          if (!reads_memory(p.cls)) dma_begin(i, kDmaCycles);  // the payload to host memory
+          if (!is_rc(i)) break;
+          if (reads_memory(p.cls)) {
+            // The response's data is read from host memory, then the response is done.
+            dma_begin(i, kDmaCycles);
+            q.responses.push_back(Resp{p.msn, false});
+            Packet done;
+            done.msn = p.msn;
+            done.incarnation = q.incarnation;
+            schedule(now_ + kDmaCycles + 1, Timed::RespDone, i, done);
+          } else if (last) {
+            q.responses.push_back(Resp{p.msn, true});
+            emit_responses(i);
+          }
+          break;
+        case Verdict::Duplicate:
+          // A retransmission of a message already done: acknowledge it again.
+          if (last && q.responses.empty()) {
+            Packet a;
+            a.kind = PktKind::Ack;
+            a.msn = p.msn;
+            send_packet(i, a);
+          }
+          break;
+        case Verdict::NakSeq:
+        case Verdict::Rnr:
+          if (!q.nak_sent) {
+            q.nak_sent = true;
+            Packet n;
+            n.kind = rsp.verdict == Verdict::Rnr ? PktKind::RnrNak : PktKind::SeqNak;
+            send_packet(i, n);
+          }
+          break;
+        case Verdict::NakAccess:
+        case Verdict::NakInvalid: {
+          Packet n;
+          n.kind = PktKind::FatalNak;
+          n.code = rsp.verdict == Verdict::NakAccess ? NakCode::Access : NakCode::Invalid;
+          send_packet(i, n);
+          break_qp(i);  // this end is in ERR now
+          break;
+        }
+        default:  // DROP: a UC PSN or sequence error, a wrong Q_Key, no receive WQE
+          break;
+      }
+      break;
+    }
+    case DpOp::RxRespDone:
+      for (Resp &r : q.responses) {
+        if (r.msn == p.msn) r.ready = true;
+      }
+      emit_responses(i);
+      break;
+    default:  // DMA_BEGIN, DMA_END: ACCEPT
+      break;
+  }
+}
+
+}  // namespace qpm

@@ -1,0 +1,230 @@
+#include "transport_run.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "dp_stimulus.h"
+#include "script.h"
+#include "transport.h"
+
+namespace qpm {
+
+// What keeps it sound (docs/verification.md, "Transport traffic"):
+// - the pairs' QPNs belong to the transport model: the random commands never go to them,
+//   and their own commands (bring-up, and reset and bring-up after a break) go only when
+//   nothing of the QPN is in flight, as for the random mix ("quiesce per QPN");
+// - the hostile operations and doorbells go only to the other QPNs, with the random
+//   mix's rules, and carry no DMA (a DMA that never ends would hold a reset);
+// - MAP/UNMAP_PAGE and PORT_FAULT wait until the datapath is idle and hold it idle until
+//   answered; a PORT_FAULT breaks the pairs of its port;
+// - under --reset-stress, a drawn command is with that chance a MODIFY to RESET or a
+//   DESTROY of a running pair's QP, sent beside its traffic (its DMA_ENDs keep going; the
+//   reset fence places it among them); the pair is then brought up again.
+void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimResult &result) {
+  constexpr size_t kCmdDepth = 2;      // commands queued or in flight
+  constexpr size_t kDpInFlight = 48;   // datapath operations sent and not answered
+  constexpr size_t kDpQueued = 4;      // ... of which waiting for the port
+  std::mt19937_64 &rng = env.dp_rng();
+
+  // The pairs take QPNs spread over the run's QPNs; the rest are the random mix's.
+  // At most --qps / 2 pairs (all of the QPNs then: the random commands get none).
+  const size_t pairs = std::min<size_t>(o.pairs, stim.qpns().size() / 2);
+  std::vector<uint32_t> all = stim.qpns(), owned, pool;
+  std::shuffle(all.begin(), all.end(), rng);
+  owned.assign(all.begin(), all.begin() + 2 * pairs);
+  pool.assign(all.begin() + 2 * pairs, all.end());
+  std::set<uint32_t> owned_set(owned.begin(), owned.end());
+
+  TransportOptions to;
+  to.pairs = static_cast<uint32_t>(pairs);
+  to.loss = o.loss;
+  to.dup = o.dup;
+  to.reorder = o.reorder;
+  to.peer_nak = o.peer_nak;
+  to.short_rq = o.short_rq;
+  to.bad_qkey = o.bad_qkey;
+  to.access_fault = o.access_fault;
+  to.local_err = o.local_err;
+  // The transport timer outlasts a few memory round trips (slow profiles too).
+  uint32_t lat_lo = 0, lat_hi = 0;
+  parse_latency(o.mem_latency, &lat_lo, &lat_hi);
+  to.timeout_cycles = 1500 + 8 * lat_hi;
+  TransportModel tm(rng, owned, to, [&](uint32_t qpn) { return env.doorbell_pending(qpn); });
+  env.set_dp_listener([&](const DpRequest &req, const DpResponse &rsp) {
+    if (owned_set.count(req.qpn)) tm.on_answer(req, rsp, env.tb().cycles());
+  });
+
+  DpStimulusOptions dso;
+  dso.illegal_rate = o.dp_illegal_rate;
+  dso.dma_brackets = false;
+  dso.max_doorbell_count = 64;
+  DpStimulus hostile(rng, env.model(), pool.empty() ? owned : pool, dso);
+
+  std::set<uint32_t> stress_resets;  // QPNs with a stress reset sent, until the fence lets go
+  auto fence_free = [&](uint32_t qpn) {
+    return !env.reset_fence().busy(qpn) && stress_resets.count(qpn) == 0;
+  };
+  auto quiet = [&](uint32_t qpn) {
+    return env.commands_in_flight(qpn) == 0 && env.dp_in_flight(qpn) == 0 &&
+           !env.doorbell_pending(qpn) && fence_free(qpn);
+  };
+  auto command_ok = [&](uint32_t qpn) { return owned_set.count(qpn) == 0 && quiet(qpn); };
+  auto dp_ok = [&](uint32_t qpn) {
+    return env.commands_in_flight(qpn) == 0 || stress_resets.count(qpn) != 0;
+  };
+  auto hostile_ok = [&](uint32_t qpn) { return owned_set.count(qpn) == 0 && dp_ok(qpn); };
+  auto db_ok = [&](uint32_t qpn) {
+    return env.commands_in_flight(qpn) == 0 && !env.doorbell_pending(qpn) && fence_free(qpn);
+  };
+  auto hostile_db_ok = [&](uint32_t qpn) { return owned_set.count(qpn) == 0 && db_ok(qpn); };
+  auto view = [&](uint32_t qpn) {
+    TransportModel::QpStatus st;
+    if (env.model().qpc_address(qpn)) {
+      const Qpc &q = env.model().qpc(qpn);
+      st.exists = q.valid != 0;
+      st.rts = st.exists && q.state == static_cast<uint32_t>(QpState::Rts);
+      st.epoch = static_cast<uint8_t>(q.epoch);
+    }
+    return st;
+  };
+  stim.set_filter(command_ok);
+
+  std::bernoulli_distribution hostile_draw(o.hostile_rate), hostile_db_draw(o.hostile_rate / 200),
+      stress_draw(o.reset_stress), destroy_draw(0.3);
+  uint64_t cmds = 0, seen = 0, last_progress = env.tb().cycles();
+  // The datapath alone keeps a run progressing: a command that never answers is caught
+  // on its own. The bound is wide: a command that waits for its QP's flush waits for
+  // every completion the QP owes, at one flush step per 65 cycles under a saturated
+  // datapath (docs/datapath.md), and each step may miss (the liveness issue's item 5).
+  constexpr uint64_t kCmdStuckTimeouts = 10;
+  uint64_t cmds_answered = 0, last_cmd_progress = env.tb().cycles();
+  std::optional<Command> held;  // a global command waiting for the datapath to go idle
+  bool stopped = false;
+  auto traffic = [&] {
+    return env.commands_in_flight() + env.dp_in_flight() + env.doorbells_pending() > 0;
+  };
+  while (!stopped || !tm.idle() || held || traffic()) {
+    const uint64_t now = env.tb().cycles();
+    if (!stopped && cmds >= o.cmds) {
+      tm.stop();
+      stopped = true;
+    }
+    tm.tick(now);
+    tm.maintain(view, quiet);
+    for (auto it = stress_resets.begin(); it != stress_resets.end();) {
+      const bool done = env.commands_in_flight(*it) == 0 && !env.reset_fence().busy(*it);
+      it = done ? stress_resets.erase(it) : std::next(it);
+    }
+    const bool global_busy = held || env.global_commands_in_flight() > 0;
+    // Commands: the pairs' bring-up first, then the random stream (or a stress reset).
+    if (!global_busy && env.commands_in_flight() < kCmdDepth) {
+      if (const std::optional<Command> c = tm.next_command(quiet)) {
+        env.push_command(*c);
+      } else if (cmds < o.cmds && stress_draw(rng)) {
+        std::vector<uint32_t> live;
+        for (uint32_t qpn : owned) {
+          if (env.commands_in_flight(qpn) == 0 && !env.doorbell_pending(qpn) && fence_free(qpn) &&
+              view(qpn).rts) {
+            live.push_back(qpn);
+          }
+        }
+        if (!live.empty()) {
+          const uint32_t qpn = live[std::uniform_int_distribution<size_t>(0, live.size() - 1)(rng)];
+          const Command c = stress_reset_command(qpn, destroy_draw(rng));
+          tm.software_broke(c.qpn);
+          env.push_command(c);
+          stress_resets.insert(c.qpn);
+          ++result.tp_stress_resets;
+          ++cmds;
+        }
+      } else if (cmds < o.cmds && std::any_of(pool.begin(), pool.end(), command_ok)) {
+        const Command c = stim.next();
+        ++cmds;
+        if (RandomStimulus::is_global(c)) {
+          held = c;
+        } else {
+          env.push_command(c);
+        }
+      }
+    }
+    if (held && env.dp_in_flight() == 0 && env.doorbells_pending() == 0 && stress_resets.empty() &&
+        env.commands_in_flight() < kCmdDepth) {
+      if (held->op == Opcode::PortFault && !held->use_raw_op) {
+        for (uint32_t qpn : owned) {
+          if (tm.port_of(qpn) == held->port_num) tm.software_broke(qpn);
+        }
+      }
+      env.push_command(*held);
+      held.reset();
+    }
+    // Datapath operations, as fast as the port takes them.
+    while (!global_busy && env.dp_queued() < kDpQueued && env.dp_in_flight() < kDpInFlight) {
+      if (!stopped && hostile_draw(rng)) {
+        if (const std::optional<uint32_t> qpn = hostile.pick_qpn(hostile_ok)) {
+          env.push_dp(hostile.op(*qpn, env.dp_in_flight(*qpn)));
+          continue;
+        }
+      }
+      const std::optional<DpRequest> r = tm.next_op(dp_ok);
+      if (!r) break;
+      env.push_dp(*r);
+    }
+    if (!global_busy && env.doorbells().awaiting_counter() == 0) {
+      if (!stopped && hostile_db_draw(rng)) {
+        if (const std::optional<uint32_t> qpn = hostile.pick_qpn(hostile_db_ok, true)) {
+          env.push_doorbell(hostile.doorbell(*qpn, env.dp_in_flight(*qpn)));
+        }
+      } else if (const std::optional<Doorbell> db = tm.next_doorbell(db_ok)) {
+        env.push_doorbell(*db);
+      }
+    }
+    env.tb().tick();
+    if (env.tb().assertion_failed()) break;
+    if (env.progress() != seen) {
+      seen = env.progress();
+      last_progress = env.tb().cycles();
+    }
+    if (env.scoreboard().checked() != cmds_answered || env.commands_in_flight() == 0) {
+      cmds_answered = env.scoreboard().checked();
+      last_cmd_progress = env.tb().cycles();
+    }
+    const bool cmd_stuck =
+        env.tb().cycles() - last_cmd_progress > kCmdStuckTimeouts * env.command_timeout();
+    if (cmd_stuck || env.tb().cycles() - last_progress > env.command_timeout()) {
+      for (const Command &c : env.commands_pending()) spdlog::error("in flight: {}", format_command(c));
+      spdlog::error("{}", tm.describe());
+      throw std::runtime_error(fmt::format(
+          "timeout: no {}progress for {} cycles ({} commands, {} datapath operations, {} "
+          "doorbells in flight, {} completions owed, flush engine {})",
+          cmd_stuck ? "command " : "",
+          (cmd_stuck ? kCmdStuckTimeouts : 1) * env.command_timeout(), env.commands_in_flight(),
+          env.dp_in_flight(),
+          env.doorbells_pending(), env.cqes().outstanding(),
+          env.tb().dut().flush_busy() ? "busy" : "idle"));
+    }
+  }
+  env.set_dp_listener(nullptr);
+  if (!env.tb().assertion_failed()) env.drain();
+  const TransportModel::Stats &s = tm.stats();
+  result.transport = true;
+  result.tp_pairs = pairs;
+  result.tp_wqes_posted = s.wqes_posted;
+  result.tp_wqes_issued = s.wqes_issued;
+  result.tp_packets = s.packets;
+  result.tp_lost = s.lost;
+  result.tp_duplicated = s.duplicated;
+  result.tp_reordered = s.reordered;
+  result.tp_retransmits = s.retransmits;
+  result.tp_acks = s.acks;
+  result.tp_recoveries = s.recoveries;
+  result.tp_dmas = s.dmas;
+  result.tp_reads_issued = s.reads_issued;
+  result.tp_atomics_issued = s.atomics_issued;
+  result.tp_reads_acked = s.reads_acked;
+}
+
+}  // namespace qpm
