@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import List
+from typing import List, Tuple
 
 import regress_lib as lib
 
@@ -228,7 +228,7 @@ def clean_outputs(out: Path) -> None:
     never merged into this one. OUT itself may be a shared directory: leave the rest."""
     for sub in ("runs", "waves", "coverage"):
         shutil.rmtree(out / sub, ignore_errors=True)
-    for name in ("junit.xml", "summary.txt", "fcov.txt", "fcov.json"):
+    for name in ("junit.xml", "summary.txt", "fcov.txt", "fcov.json", "fcov_unhit.txt"):
         (out / name).unlink(missing_ok=True)
 
 
@@ -252,12 +252,20 @@ def suite_properties(args) -> dict:
     return props
 
 
-def report_coverage(runs: List[lib.Run], out: Path) -> List[str]:
+def report_coverage(runs: List[lib.Run], out: Path, gate: bool) -> Tuple[List[str], List[str]]:
+    """The coverage report lines, and the coverage gate's problems (with gate)."""
     run_dirs = [out / "runs" / run.name for run in runs]
     dat_files = sorted(f for d in run_dirs for f in d.glob("coverage-*.dat"))
     fcov_files = [d / "fcov.json" for d in run_dirs if (d / "fcov.json").exists()]
-    return [lib.merge_line_coverage(dat_files, out / "coverage"),
-            lib.report_functional_coverage(fcov_files, out)]
+    fcov_line, problems = lib.report_functional_coverage(fcov_files, out, gate)
+    return [lib.merge_line_coverage(dat_files, out / "coverage"), fcov_line], problems
+
+
+def full_matrix(args) -> bool:
+    """The whole nightly ran here (no replay, filter or shard): the coverage gate applies.
+    A sharded nightly is gated by regress_merge.py over all its shards."""
+    return (args.seed is None and not args.test and not args.config and not args.profile
+            and not args.shard)
 
 
 def check_binaries(runs: List[lib.Run]) -> bool:
@@ -294,13 +302,14 @@ def main(argv=None) -> int:
     lib.write_junit(args.out / "junit.xml", results, suite_properties(args))
     if not args.no_coverage:
         print("merging coverage", flush=True)
-    coverage = [] if args.no_coverage else report_coverage(runs, args.out)
+    coverage, gate_problems = ([], []) if args.no_coverage else report_coverage(
+        runs, args.out, full_matrix(args))
     reports = [f"junit: {lib.display_path(args.out / 'junit.xml')}, logs: "
                f"{lib.display_path(args.out / 'runs')}/<name>/log.txt"]
     summary = lib.format_summary(results, header, reports + coverage)
     (args.out / "summary.txt").write_text(summary)
     print("\n" + summary, end="")
-    return 0 if all(r.passed for r in results) else 1
+    return 0 if all(r.passed for r in results) and not gate_problems else 1
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import signal
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Tuple
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CMDS = 2000
@@ -397,50 +397,115 @@ def merge_line_coverage(dat_files: List[Path], cov_dir: Path) -> Optional[str]:
 # ---------------------------------------------------------------------------------------
 # Functional coverage: fcov.json files {"bins": {name: count}} summed per bin
 # ---------------------------------------------------------------------------------------
-def read_fcov(path: Path) -> Optional[Dict[str, int]]:
-    """The bins of one fcov.json, or None (with a warning) when it is unreadable: a run
-    that crashed may leave a partial file, and that must not hide the others."""
+def read_fcov(path: Path) -> Optional[Dict[str, Dict[str, int]]]:
+    """The bins of one fcov.json ({"bins": ..., "undeclared": ...}), or None (with a
+    warning) when it is unreadable: a run that crashed may leave a partial file, and that
+    must not hide the others."""
     try:
-        bins = json.loads(path.read_text())["bins"]
-        return {str(k): int(v) for k, v in bins.items()}
+        data = json.loads(path.read_text())
+        return {key: {str(k): int(v) for k, v in data.get(key, {}).items()}
+                for key in ("bins", "undeclared")} if "bins" in data else None
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         print(f"fcov: ignoring {display_path(path)}: {e}")
         return None
 
 
-def merge_fcov(paths: List[Path]) -> Dict[str, int]:
-    merged = collections.Counter()
+def merge_fcov(paths: List[Path]) -> Tuple[Dict[str, int], Dict[str, int]]:
+    """The declared bins summed over the files (a bin never hit still appears, with 0),
+    and the undeclared ones: hit, but outside the coverage plan."""
+    merged, undeclared = collections.Counter(), collections.Counter()
     for path in paths:
-        bins = read_fcov(path)
-        for name, count in (bins or {}).items():
-            merged[name] += count  # a bin never hit still appears, with 0
-    return dict(merged)
+        data = read_fcov(path) or {"bins": {}, "undeclared": {}}
+        for name, count in data["bins"].items():
+            merged[name] += count
+        for name, count in data["undeclared"].items():
+            undeclared[name] += count
+    return dict(merged), dict(undeclared)
+
+
+# Bins the nightly may leave unhit, each with its reason (docs/verification.md).
+EXCLUSIONS_PATH = REPO_ROOT / "tests" / "coverage_exclusions.txt"
+
+
+def read_exclusions(path: Path = EXCLUSIONS_PATH) -> Dict[str, str]:
+    """bin -> reason, from lines "<bin> <reason>" ('#' starts a comment). A line without
+    a reason, or a bin named twice, raises ValueError naming its line."""
+    out: Dict[str, str] = {}
+    if not path.exists():
+        return out
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        parts = line.split(None, 1)
+        if len(parts) < 2:
+            raise ValueError(f"{display_path(path)}: line {number}: '{parts[0]}' has no reason")
+        if parts[0] in out:
+            raise ValueError(f"{display_path(path)}: line {number}: '{parts[0]}' excluded twice")
+        out[parts[0]] = parts[1]
+    return out
 
 
 def fcov_group(bin_name: str) -> str:
     return re.split(r"[./]", bin_name, maxsplit=1)[0]
 
 
-def write_fcov_reports(bins: Dict[str, int], out_dir: Path, sources: int) -> str:
-    """OUT/fcov.json (merged) and OUT/fcov.txt (hit X of Y per group, then unhit bins)."""
-    (out_dir / "fcov.json").write_text(json.dumps({"bins": dict(sorted(bins.items()))},
-                                                  indent=1) + "\n")
+def write_fcov_reports(bins: Dict[str, int], out_dir: Path, sources: int,
+                       undeclared: Optional[Dict[str, int]] = None,
+                       exclusions: Optional[Dict[str, str]] = None) -> Tuple[str, List[str]]:
+    """OUT/fcov.json (merged), OUT/fcov.txt (hit X of Y per group, then unhit bins) and
+    OUT/fcov_unhit.txt (one unhit bin per line, the excluded ones left out). Returns the
+    headline and the coverage gate's problems: unhit bins not excluded, bins hit outside
+    the plan, exclusions of bins the plan does not have."""
+    undeclared = undeclared or {}
+    exclusions = exclusions or {}
+    (out_dir / "fcov.json").write_text(json.dumps(
+        {"bins": dict(sorted(bins.items())), "undeclared": dict(sorted(undeclared.items()))},
+        indent=1) + "\n")
     groups = collections.defaultdict(lambda: [0, 0])
     for name, count in bins.items():
         groups[fcov_group(name)][0] += count > 0
         groups[fcov_group(name)][1] += 1
     unhit = sorted(name for name, count in bins.items() if count == 0)
+    open_bins = [name for name in unhit if name not in exclusions]
     hit = len(bins) - len(unhit)
     headline = (f"functional coverage: {hit} of {len(bins)} bins hit"
-                f" ({100.0 * hit / len(bins) if bins else 0.0:.1f}%), {len(unhit)} unhit,"
-                f" from {sources} fcov.json file(s)")
+                f" ({100.0 * hit / len(bins) if bins else 0.0:.1f}%), {len(unhit)} unhit"
+                f" ({len(unhit) - len(open_bins)} excluded), from {sources} fcov.json file(s)")
     text = [headline, ""] + [f"  {g:<24} hit {h} of {n}" for g, (h, n) in sorted(groups.items())]
-    text += ["", f"unhit bins ({len(unhit)}):"] + [f"  {name}" for name in unhit]
+    text += ["", f"unhit bins ({len(unhit)}):"]
+    text += [f"  {name}" + (f"   [excluded: {exclusions[name]}]" if name in exclusions else "")
+             for name in unhit]
+    if undeclared:
+        text += ["", f"hit outside the plan ({len(undeclared)}):"]
+        text += [f"  {name} {count}" for name, count in sorted(undeclared.items())]
     (out_dir / "fcov.txt").write_text("\n".join(text) + "\n")
-    return f"{headline}; report {display_path(out_dir / 'fcov.txt')}"
+    (out_dir / "fcov_unhit.txt").write_text("".join(f"{name}\n" for name in open_bins))
+    problems = []
+    if open_bins:
+        problems.append(f"{len(open_bins)} bin(s) unhit and not excluded "
+                        f"({display_path(out_dir / 'fcov_unhit.txt')})")
+    if undeclared:
+        problems.append(f"{len(undeclared)} bin(s) hit outside the plan: "
+                        + ", ".join(sorted(undeclared)[:5]))
+    stale = sorted(name for name in exclusions if name not in bins)
+    if stale:
+        problems.append(f"{len(stale)} exclusion(s) of bins the plan does not have: "
+                        + ", ".join(stale[:5]))
+    return f"{headline}; report {display_path(out_dir / 'fcov.txt')}", problems
 
 
-def report_functional_coverage(paths: List[Path], out_dir: Path) -> str:
+def report_functional_coverage(paths: List[Path], out_dir: Path,
+                               gate: bool = False) -> Tuple[str, List[str]]:
+    """The merged reports; with gate, the coverage gate's problems (none without)."""
     if not paths:
-        return "functional coverage: no fcov.json files (qpm_sim without --fcov?): skipped"
-    return write_fcov_reports(merge_fcov(paths), out_dir, len(paths))
+        return "functional coverage: no fcov.json files (qpm_sim without --fcov?): skipped", []
+    bins, undeclared = merge_fcov(paths)
+    exclusions = read_exclusions() if gate else {}
+    line, problems = write_fcov_reports(bins, out_dir, len(paths), undeclared, exclusions)
+    if not gate:
+        return line, []
+    gate_line = ("coverage gate: PASS (every bin hit or excluded in "
+                 f"{display_path(EXCLUSIONS_PATH)})" if not problems
+                 else "coverage gate: FAIL: " + "; ".join(problems))
+    return line + "\n" + gate_line, problems

@@ -117,6 +117,8 @@ checks = {
         if c.find("failure") is not None] == ["mismatch:qpc.state"],
     "fcov summed over 24 qpm_sim runs": json.load(open(f"{out}/fcov.json"))["bins"]
         == {"state.a": 24, "state.never": 0, "status/OK": 48},
+    "fcov_unhit.txt names the unhit bin": open(f"{out}/fcov_unhit.txt").read() == "state.never\n",
+    "the coverage gate fails on it": "coverage gate: FAIL" in open(f"{out}/summary.txt").read(),
     "summary names the replay": "--config tiny --seed 1000" in open(f"{out}/summary.txt").read(),
 }
 bad = [what for what, good in checks.items() if not good]

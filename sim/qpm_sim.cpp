@@ -110,6 +110,9 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
   const auto unhit = r.coverage.unhit();
   fmt::print("  coverage    {} of {} functional bins hit\n", r.coverage.bins().size() - unhit.size(),
              r.coverage.bins().size());
+  for (const auto &[name, n] : r.coverage.undeclared()) {
+    fmt::print("    hit outside the coverage plan: {} ({})\n", name, n);
+  }
   if (!fcov_path.empty()) {
     std::ofstream out(fcov_path);
     out << r.coverage.to_json() << "\n";

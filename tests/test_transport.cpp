@@ -157,6 +157,19 @@ TEST_CASE("transport traffic on the RTL reaches the hot path", "[transport][syst
   CHECK(r.tp_atomics_issued > 0);
   CHECK(r.tp_reads_acked > 0);
   CHECK(r.counters[counter_index("resets_forced")] <= 10);
+  // Coverage: nothing hit outside the plan; every operation on a QP that exists lands in
+  // exactly one operation x type x state bin and one verdict x type bin.
+  CHECK(r.coverage.undeclared().empty());
+  uint64_t crossed = 0, by_verdict = 0;
+  for (const auto &[name, n] : r.coverage.bins()) {
+    if (name.rfind("dp_state.", 0) == 0) crossed += n;
+    if (name.rfind("verdict_type.", 0) == 0) by_verdict += n;
+  }
+  CHECK(crossed > ops / 2);
+  CHECK(crossed <= dp.checked());
+  CHECK(by_verdict == crossed);
+  CHECK(r.coverage.bins().at("dp_state.TX_WQE.RC.RTS") > 0);
+  CHECK(r.coverage.bins().at("verdict_type.RETRY.RC") > 0);
 }
 
 TEST_CASE("a transport run's replay line reproduces it", "[transport][system]") {

@@ -173,13 +173,15 @@ void DpScoreboard::on_response(const DpResponse &actual) {
   }
 
   if (fence_) fence_->before_op(qpn, actual);
+  std::optional<Qpc> before;
+  if (coverage_ && model_.qpc_address(qpn)) before = model_.qpc(qpn);
   const DpResponse expected = model_.datapath(p.req);
   if (expected.verdict == Verdict::Drop)
     ++drops_[static_cast<size_t>(expected.drop)];
   for (const Event &e : model_.take_events())
     events_.expect(e, to_string(p.req.op));
   if (coverage_)
-    coverage_->sample_dp(p.req, actual);
+    coverage_->sample_dp(p.req, actual, before ? &*before : nullptr);
   ++checked_;
   ++verdict_counts_[actual.verdict];
   last_response_ = actual;

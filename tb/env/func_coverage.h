@@ -20,6 +20,16 @@
 //   cqe.<SQ|RQ>.<STATUS>              completions by queue and status (SPEC §7)
 //   flush.overflow                    a QP to flush found every flush slot taken (the
 //                                     scan), from the CSR counter
+//   dp_state.<OP>.<TYPE>.<STATE>      cross: each operation on each QP type in each state
+//   verdict_type.<VERDICT>.<TYPE>     cross: each verdict a QP type can get (SPEC §6)
+//   wrap.psn.{send,receive}           PSNs across 2^24: a WQE's packets, a packet accepted
+//   wrap.index.{sq,rq}                queue indices across 2^16
+//   busy.<OPCODE>                     a MODIFY_QP / DESTROY_QP answered while operations of
+//                                     its QPN were in flight (resets beside traffic)
+//   under_traffic.SYNC_CACHE          a SYNC_CACHE answered with operations in flight
+//
+// The denominator is fixed: a bin outside this plan that is hit is kept apart
+// (undeclared()), listed by the reports and never counted as covered.
 #pragma once
 
 #include <cstdint>
@@ -39,8 +49,11 @@ class FuncCoverage {
 
   // A command answered; qpc_before is the golden model's context before it ran.
   void sample(const Command &cmd, const Qpc &qpc_before, const Response &rsp);
-  // A datapath operation answered (its request and the RTL's response).
-  void sample_dp(const DpRequest &req, const DpResponse &rsp);
+  // A datapath operation answered (its request, the RTL's response, and the golden
+  // model's context of its QP before it: nullptr when the QPN has none).
+  void sample_dp(const DpRequest &req, const DpResponse &rsp, const Qpc *before);
+  // A command answered: whether operations of its QPN, or any, were in flight.
+  void sample_busy(const Command &cmd, bool own_traffic, bool any_traffic);
   // An event raised by source (an operation name, or MODIFY_QP).
   void sample_event(const std::string &source, const Event &e);
   // A completion taken off the CQE port.
@@ -51,13 +64,15 @@ class FuncCoverage {
   void sample_counters(const std::vector<const char *> &names, const std::vector<uint32_t> &values);
 
   const std::map<std::string, uint64_t> &bins() const { return bins_; }
+  const std::map<std::string, uint64_t> &undeclared() const { return undeclared_; }
   std::vector<std::string> unhit() const;
-  // {"bins": {name: count, ...}}
+  // {"bins": {name: count, ...}, "undeclared": {name: count, ...}}
   std::string to_json() const;
 
  private:
-  void hit(const std::string &bin, uint64_t n = 1) { bins_[bin] += n; }
+  void hit(const std::string &bin, uint64_t n = 1);
   std::map<std::string, uint64_t> bins_;
+  std::map<std::string, uint64_t> undeclared_;
 };
 
 }  // namespace qpm

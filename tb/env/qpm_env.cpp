@@ -291,6 +291,9 @@ void QpmEnv::on_response(const Response &rsp) {
     if (it != cmd_qpns_.end() && --it->second == 0) cmd_qpns_.erase(it);
     // A doorbell's probe: a posted doorbell goes into the model before the QUERY runs.
     if (pushed->probe) doorbells_.on_probe_response(pushed->cmd.qpn, rsp, tb_.cycles());
+    if (coverage_ && !pushed->probe) {
+      coverage_->sample_busy(pushed->cmd, pushed->met_own_traffic, pushed->met_any_traffic);
+    }
   }
   if (page_changes_.empty()) {
     scoreboard_.on_response(rsp);  // reports the response without a command
@@ -337,7 +340,7 @@ void QpmEnv::on_dp_response(const DpResponse &rsp) {
 }
 
 void QpmEnv::push_command(const Command &cmd) {
-  pushed_.push_back({cmd, false});
+  pushed_.push_back({cmd, false, false, false});
   ++cmd_qpns_[cmd.qpn];
   driver_.push(cmd);
 }
@@ -401,6 +404,12 @@ void QpmEnv::set_coverage(FuncCoverage *coverage) {
 
 void QpmEnv::housekeeping() {
   take_model_cqes();  // the datapath's and the doorbells' flushes
+  if (dp_tags_in_use_ != 0) {
+    for (Pushed &p : pushed_) {
+      p.met_any_traffic = true;
+      p.met_own_traffic = p.met_own_traffic || dp_in_flight(p.cmd.qpn & kPsnMask) != 0;
+    }
+  }
   error_history_.push_back(memory_.failed_read_completions().size());
   if (error_history_.size() > kErrorReachCycles) error_history_.pop_front();
   // Doorbells waiting for a probe get one as soon as their QPN has no command in

@@ -223,6 +223,8 @@ class QpmEnv {
   struct Pushed {
     Command cmd;
     bool probe;  // a QUERY_QP sent to see a doorbell's effect
+    // Datapath operations were in flight while it was (of its QPN; of any), for coverage.
+    bool met_own_traffic = false, met_any_traffic = false;
   };
 
   void on_accept(const Command &cmd);
