@@ -22,7 +22,7 @@ struct ModelRun {
   std::map<Verdict, uint64_t> verdicts;
   std::map<DropReason, uint64_t> drops;
   TransportModel::Stats stats;
-  uint64_t ops = 0, commands_failed = 0;
+  uint64_t ops = 0, commands_failed = 0, doorbells_refused = 0;
 };
 
 // Runs the transport model for `cycles` against the golden model alone.
@@ -56,7 +56,9 @@ ModelRun run_on_model(const TransportOptions &opt, uint64_t seed, uint64_t cycle
     while (const std::optional<Command> c = tm.next_command(any)) {
       out.commands_failed += m.execute(*c).status != Status::Ok;
     }
-    while (const std::optional<Doorbell> db = tm.next_doorbell(any)) m.doorbell(*db);
+    while (const std::optional<Doorbell> db = tm.next_doorbell(any)) {
+      out.doorbells_refused += !m.doorbell(*db);
+    }
     // The port's rate: one operation a cycle.
     if (const std::optional<DpRequest> r = tm.next_op(any)) {
       const DpResponse rsp = m.datapath(*r);
@@ -86,6 +88,7 @@ TEST_CASE("transport model: on a perfect fabric every answer is one a correct en
   const ModelRun r = run_on_model(perfect_fabric(), seed, 60000);
   INFO("seed " << seed);
   CHECK(r.commands_failed == 0);
+  CHECK(r.doorbells_refused == 0);  // software never overfills a queue
   CHECK(r.stats.recoveries == 0);
   for (const auto &[v, n] : r.verdicts) {
     INFO(to_string(v) << " " << n);
@@ -123,6 +126,7 @@ TEST_CASE("transport model: each fault shows up as its verdict, and never as a m
   CHECK(r.stats.retransmits > 0);
   CHECK(r.stats.recoveries > 0);  // broken pairs were reset and brought up again
   CHECK(r.commands_failed == 0);
+  CHECK(r.doorbells_refused == 0);  // ... with the queues they were created with
   // Faults break QPs; the engine never sends what a correct engine would not: no count
   // beyond what is outstanding, no stale epoch, no unknown class.
   CHECK(r.drops.count(DropReason::Count) == 0);

@@ -52,6 +52,14 @@ class DoorbellTracker {
 
   // A doorbell of this QPN is queued or not yet resolved.
   bool pending(uint32_t qpn) const { return pending_.count(qpn) != 0; }
+  // Whether a doorbell of a QPN that pred allows is unresolved.
+  template <class Pred>
+  bool any_pending(Pred pred) const {
+    for (const auto &entry : pending_) {
+      if (pred(entry.first)) return true;
+    }
+    return false;
+  }
   size_t pending() const { return pending_.size(); }
   // QPNs whose doorbell waits for a probe that is not in flight.
   std::vector<uint32_t> probes_wanted() const;

@@ -27,6 +27,7 @@ const std::vector<std::pair<Opcode, std::vector<Status>>> kAnswers = {
     {Opcode::PinQp, {Status::Ok, Status::BadRes, Status::ResBusy}},
     {Opcode::UnpinQp, {Status::Ok, Status::BadRes}},
     {Opcode::SyncCache, {Status::Ok}},
+    {Opcode::PortFault, {Status::Ok, Status::BadParam}},
 };
 
 // Cache bins from the CSR counters: bin name, counter name.
@@ -82,6 +83,9 @@ const std::vector<std::pair<const char *, EventType>> kEventBins = {
     {"RX_REQ", EventType::QpReqErr},
     {"RX_ACK", EventType::SqDrained},
     {"MODIFY_QP", EventType::SqDrained},
+    {"PORT_FAULT", EventType::PortErr},
+    {"PORT_FAULT", EventType::QpFatal},
+    {"QPC_READ_ERROR", EventType::QpFatal},  // a failed context read (docs/events.md)
 };
 
 // Verdicts by QP type (SPEC §6): the requester's retries, the RC responder's NAKs and

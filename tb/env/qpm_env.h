@@ -125,6 +125,13 @@ class QpmEnv {
   size_t commands_in_flight(uint32_t qpn) const;
   size_t dp_in_flight(uint32_t qpn) const;
   size_t dp_in_flight() const { return dp_tags_in_use_; }
+  // Whether a datapath operation or doorbell of a QPN that pred allows is in flight.
+  bool any_in_flight(const std::function<bool(uint32_t)> &pred) const {
+    for (const auto &entry : dp_qpns_) {
+      if (pred(entry.first)) return true;
+    }
+    return doorbells_.any_pending(pred);
+  }
   bool doorbell_pending(uint32_t qpn) const { return doorbells_.pending(qpn); }
   // Whether doorbells apply in the order taken (EnvOptions::doorbell_order_known): then a doorbell may go to a QPN with datapath operations in flight.
   bool doorbell_order_known() const { return doorbells_.order_known(); }

@@ -64,6 +64,7 @@ class GoldenModel {
 
   // Whether PIN_QP pinned qpn (and no UNPIN_QP or DESTROY_QP undid it since).
   bool pinned(uint32_t qpn) const { return pinned_.count(qpn) != 0; }
+  const std::set<uint32_t> &pinned_qpns() const { return pinned_; }
 
   // (address, QPC) of every valid QPC on a currently mapped page, in ascending address
   // order, each address once: what memory must hold after SYNC_CACHE. With valid_only

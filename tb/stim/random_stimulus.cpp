@@ -88,8 +88,21 @@ Command RandomStimulus::next() {
     return create(qpn);  // over a valid QPC: RES_BUSY
   } else {
     c.op = chance(0.5) ? Opcode::PinQp : Opcode::UnpinQp;
+    if (opt_.max_pinned != 0) pin_budget(c);
   }
   return c;
+}
+
+void RandomStimulus::pin_budget(Command &c) {
+  const std::set<uint32_t> &pinned = model_.pinned_qpns();
+  if (c.op == Opcode::PinQp && pinned.size() < opt_.max_pinned) return;
+  c.op = Opcode::UnpinQp;
+  if (!chance(0.5)) return;
+  std::vector<uint32_t> mine;
+  for (uint32_t qpn : pinned) {
+    if (!usable_ || usable_(qpn)) mine.push_back(qpn);
+  }
+  if (!mine.empty()) c.qpn = mine[pick(0, static_cast<uint32_t>(mine.size() - 1))];
 }
 
 Command RandomStimulus::create(uint32_t qpn) {
@@ -292,7 +305,7 @@ Command RandomStimulus::misc() {
       // (tests/test_events.cpp covers it).
       if (chance(0.1) && cfg.qpn_limit <= (1u << 16)) {
         c.op = Opcode::PortFault;
-        c.port_num = pick(1, cfg.num_ports);
+        c.port_num = chance(0.1) ? (chance(0.5) ? 0 : cfg.num_ports + 1) : pick(1, cfg.num_ports);
       } else {
         c.op = Opcode::SyncCache;
       }

@@ -22,6 +22,11 @@ struct StimulusOptions {
   // (pages drawn uniformly), so a run over the whole 24-bit space maps a page per N
   // QPNs instead of one per QPN.
   uint32_t qps_per_page = 0;
+  // 0: PIN_QP and UNPIN_QP go to random QPNs, so pins pile up over a long run until
+  // every set holds its ways - 1 pinned QPs. N: software pins at most N QPs and unpins
+  // what it pinned (an UNPIN goes to a pinned QP half the time; a PIN beyond N is an
+  // UNPIN), as a driver that pins a hot set would (the transport run).
+  uint32_t max_pinned = 0;
 };
 
 class RandomStimulus {
@@ -40,6 +45,7 @@ class RandomStimulus {
   // Whether cmd needs the whole QP table to itself (MAP/UNMAP_PAGE, PORT_FAULT): no
   // datapath operation or doorbell may be in flight beside it.
   static bool is_global(const Command &cmd);
+  void set_max_pinned(uint32_t n) { opt_.max_pinned = n; }
 
   const std::vector<uint32_t> &qpns() const { return qpns_; }
   // The directory entries the QPNs live in, each once, ascending.
@@ -49,6 +55,9 @@ class RandomStimulus {
   Command create(uint32_t qpn);
   Command modify(uint32_t qpn, const Qpc &q);
   Command misc();
+  // StimulusOptions::max_pinned: a PIN beyond the budget becomes an UNPIN, and an UNPIN
+  // goes to a pinned QP half the time.
+  void pin_budget(Command &c);
   // Every MODIFY_QP attribute set to a random in-range value.
   void randomize_attributes(Command &c);
   // Puts one out-of-range value into an attribute the transition allows; false if none.

@@ -34,6 +34,9 @@ TransportModel::TransportModel(std::mt19937_64 &rng, const std::vector<uint32_t>
   for (size_t i = 0; i < qps_.size(); ++i) {
     qps_[i].qpn = qpns_[i];
     qps_[i].peer = i ^ 1;
+    // Queue sizes are the QP's for life: a reset keeps them (only CREATE_QP sets them).
+    qps_[i].log_sq = pick(4, 7);
+    qps_[i].log_rq = pick(4, 6);
     // Four RC pairs to one UC and one UD pair.
     const size_t pair = i / 2;
     qps_[i].type = static_cast<uint32_t>(pair % 6 == 4   ? QpType::UC
@@ -65,12 +68,23 @@ bool TransportModel::owns(uint32_t qpn) const {
 
 uint32_t TransportModel::port_of(uint32_t qpn) const { return qps_[index(qpn)].port; }
 
+bool TransportModel::running_away_from(uint32_t qpn, uint32_t port) const {
+  const size_t i = index(qpn);
+  return running(i) && qps_[i].port != port;
+}
+
 bool TransportModel::idle() const {
   if (!timed_.empty()) return false;
   for (const Qp &q : qps_) {
     if (!q.outbox.empty() || !q.sent.empty() || !q.doorbells.empty() || q.db_in_flight) return false;
   }
   return true;
+}
+
+size_t TransportModel::running_pairs() const {
+  size_t n = 0;
+  for (size_t a = 0; a < qps_.size(); a += 2) n += running(a) && running(a + 1);
+  return n;
 }
 
 std::string TransportModel::describe() const {
@@ -93,8 +107,6 @@ void TransportModel::choose_attributes(size_t a) {
     Qp &q = qps_[i];
     q.port = port;
     q.short_rq = chance(opt_.short_rq);
-    q.log_sq = pick(4, 7);
-    q.log_rq = pick(4, 6);
     q.access = access::kLocalWrite | access::kRemoteWrite | access::kRemoteRead | access::kRemoteAtomic;
     if (is_rc(i) && chance(opt_.access_fault)) {
       q.access &= ~(access::kRemoteWrite << pick(0, 2));  // a peer that is not allowed everything

@@ -91,8 +91,12 @@ class TransportModel {
   bool owns(uint32_t qpn) const;
   const std::vector<uint32_t> &qpns() const { return qpns_; }
   uint32_t port_of(uint32_t qpn) const;
+  // Whether the QP runs, bound to a port other than port (a PORT_FAULT of port leaves
+  // it alone).
+  bool running_away_from(uint32_t qpn, uint32_t port) const;
   // Whether the model has nothing of its own queued (operations, packets, timers, DMAs).
   bool idle() const;
+  size_t running_pairs() const;
   // What it still holds, for a timeout's message.
   std::string describe() const;
 

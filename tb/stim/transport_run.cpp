@@ -19,8 +19,10 @@ namespace qpm {
 //   nothing of the QPN is in flight, as for the random mix ("quiesce per QPN");
 // - the hostile operations and doorbells go only to the other QPNs, with the random
 //   mix's rules, and carry no DMA (a DMA that never ends would hold a reset);
-// - MAP/UNMAP_PAGE and PORT_FAULT wait until the datapath is idle and hold it idle until
-//   answered; a PORT_FAULT breaks the pairs of its port;
+// - MAP/UNMAP_PAGE and PORT_FAULT wait until no QPN they touch has anything in flight
+//   and hold those QPNs until answered, while the rest of the traffic goes on: for
+//   MAP/UNMAP the QPNs of its directory entry, for PORT_FAULT every QPN but those of the
+//   pairs running on the other port (a PORT_FAULT breaks the pairs of its port first);
 // - under --reset-stress, a drawn command is with that chance a MODIFY to RESET or a
 //   DESTROY of a running pair's QP, sent beside its traffic (its DMA_ENDs keep going; the
 //   reset fence places it among them); the pair is then brought up again.
@@ -64,7 +66,16 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   dso.max_doorbell_count = 64;
   DpStimulus hostile(rng, env.model(), pool.empty() ? owned : pool, dso);
 
-  std::set<uint32_t> stress_resets;  // QPNs with a stress reset sent, until the fence lets go
+  std::optional<Command> held;    // a global command waiting for its QPNs to go quiet
+  std::optional<Command> global;  // ... held or in flight: the QPNs it touches wait
+  const uint32_t page_bits = env.model().config().page_bits;
+  auto touched = [&](uint32_t qpn) {
+    if (!global) return false;
+    if (global->op == Opcode::PortFault) {
+      return !owned_set.count(qpn) || !tm.running_away_from(qpn, global->port_num);
+    }
+    return (qpn >> page_bits) == global->dir_index;  // MAP_PAGE, UNMAP_PAGE
+  };  std::set<uint32_t> stress_resets;  // QPNs with a stress reset sent, until the fence lets go
   auto fence_free = [&](uint32_t qpn) {
     return !env.reset_fence().busy(qpn) && stress_resets.count(qpn) == 0;
   };
@@ -74,11 +85,12 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   };
   auto command_ok = [&](uint32_t qpn) { return owned_set.count(qpn) == 0 && quiet(qpn); };
   auto dp_ok = [&](uint32_t qpn) {
-    return env.commands_in_flight(qpn) == 0 || stress_resets.count(qpn) != 0;
+    return (env.commands_in_flight(qpn) == 0 || stress_resets.count(qpn) != 0) && !touched(qpn);
   };
   auto hostile_ok = [&](uint32_t qpn) { return owned_set.count(qpn) == 0 && dp_ok(qpn); };
   auto db_ok = [&](uint32_t qpn) {
-    return env.commands_in_flight(qpn) == 0 && !env.doorbell_pending(qpn) && fence_free(qpn);
+    return env.commands_in_flight(qpn) == 0 && !env.doorbell_pending(qpn) && fence_free(qpn) &&
+           !touched(qpn);
   };
   auto hostile_db_ok = [&](uint32_t qpn) { return owned_set.count(qpn) == 0 && db_ok(qpn); };
   auto view = [&](uint32_t qpn) {
@@ -92,6 +104,7 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
     return st;
   };
   stim.set_filter(command_ok);
+  stim.set_max_pinned(16);
 
   std::bernoulli_distribution hostile_draw(o.hostile_rate), hostile_db_draw(o.hostile_rate / 200),
       stress_draw(o.reset_stress), destroy_draw(0.3);
@@ -102,7 +115,7 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   // datapath (docs/datapath.md), and each step may miss (the liveness issue's item 5).
   constexpr uint64_t kCmdStuckTimeouts = 10;
   uint64_t cmds_answered = 0, last_cmd_progress = env.tb().cycles();
-  std::optional<Command> held;  // a global command waiting for the datapath to go idle
+
   bool stopped = false;
   auto traffic = [&] {
     return env.commands_in_flight() + env.dp_in_flight() + env.doorbells_pending() > 0;
@@ -119,6 +132,7 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
       const bool done = env.commands_in_flight(*it) == 0 && !env.reset_fence().busy(*it);
       it = done ? stress_resets.erase(it) : std::next(it);
     }
+    if (global && !held && env.global_commands_in_flight() == 0) global.reset();  // answered
     const bool global_busy = held || env.global_commands_in_flight() > 0;
     // Commands: the pairs' bring-up first, then the random stream (or a stress reset).
     if (!global_busy && env.commands_in_flight() < kCmdDepth) {
@@ -145,24 +159,24 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
         const Command c = stim.next();
         ++cmds;
         if (RandomStimulus::is_global(c)) {
-          held = c;
+          held = global = c;
+          if (c.op == Opcode::PortFault) {
+            for (uint32_t qpn : owned) {
+              if (tm.port_of(qpn) == c.port_num) tm.software_broke(qpn);
+            }
+          }
         } else {
           env.push_command(c);
         }
       }
     }
-    if (held && env.dp_in_flight() == 0 && env.doorbells_pending() == 0 && stress_resets.empty() &&
+    if (held && !env.any_in_flight(touched) && stress_resets.empty() &&
         env.commands_in_flight() < kCmdDepth) {
-      if (held->op == Opcode::PortFault && !held->use_raw_op) {
-        for (uint32_t qpn : owned) {
-          if (tm.port_of(qpn) == held->port_num) tm.software_broke(qpn);
-        }
-      }
       env.push_command(*held);
       held.reset();
     }
     // Datapath operations, as fast as the port takes them.
-    while (!global_busy && env.dp_queued() < kDpQueued && env.dp_in_flight() < kDpInFlight) {
+    while (env.dp_queued() < kDpQueued && env.dp_in_flight() < kDpInFlight) {
       if (!stopped && hostile_draw(rng)) {
         if (const std::optional<uint32_t> qpn = hostile.pick_qpn(hostile_ok)) {
           env.push_dp(hostile.op(*qpn, env.dp_in_flight(*qpn)));
@@ -173,7 +187,7 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
       if (!r) break;
       env.push_dp(*r);
     }
-    if (!global_busy && env.doorbells().awaiting_counter() == 0) {
+    if (env.doorbells().awaiting_counter() == 0) {
       if (!stopped && hostile_db_draw(rng)) {
         if (const std::optional<uint32_t> qpn = hostile.pick_qpn(hostile_db_ok, true)) {
           env.push_doorbell(hostile.doorbell(*qpn, env.dp_in_flight(*qpn)));
@@ -181,6 +195,10 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
       } else if (const std::optional<Doorbell> db = tm.next_doorbell(db_ok)) {
         env.push_doorbell(*db);
       }
+    }
+    if (now % 100000 == 0) {
+      spdlog::info("transport: cycle {}: {} operations answered, {} pairs running, {} commands",
+                   now, env.dp_scoreboard().checked(), tm.running_pairs(), cmds);
     }
     env.tb().tick();
     if (env.tb().assertion_failed()) break;
