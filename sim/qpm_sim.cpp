@@ -67,11 +67,11 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
   if (r.transport) {
     fmt::print("  transport   {} pairs: {} WQEs posted, {} issued (RC {} READ, {} ATOMIC; {} "
                "acknowledged), {} packets ({} lost, {} duplicated, {} reordered), {} WQEs sent "
-               "again, {} acknowledgements, {} DMAs, {} pairs brought up again, {} resets "
-               "beside traffic\n",
+               "again, {} acknowledgements, {} DMAs, {} SQ drains (RTS -> SQD -> RTS), {} pairs "
+               "brought up again, {} resets beside traffic\n",
                r.tp_pairs, r.tp_wqes_posted, r.tp_wqes_issued, r.tp_reads_issued,
                r.tp_atomics_issued, r.tp_reads_acked, r.tp_packets, r.tp_lost, r.tp_duplicated,
-               r.tp_reordered, r.tp_retransmits, r.tp_acks, r.tp_dmas, r.tp_recoveries,
+               r.tp_reordered, r.tp_retransmits, r.tp_acks, r.tp_dmas, r.tp_sq_drains, r.tp_recoveries,
                r.tp_stress_resets);
   }
   if (o.reset_stress > 0.0) {

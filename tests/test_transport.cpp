@@ -22,7 +22,7 @@ struct ModelRun {
   std::map<Verdict, uint64_t> verdicts;
   std::map<DropReason, uint64_t> drops;
   TransportModel::Stats stats;
-  uint64_t ops = 0, commands_failed = 0, doorbells_refused = 0;
+  uint64_t ops = 0, commands_failed = 0, doorbells_refused = 0, sq_drained = 0;
 };
 
 // Runs the transport model for `cycles` against the golden model alone.
@@ -45,6 +45,7 @@ ModelRun run_on_model(const TransportOptions &opt, uint64_t seed, uint64_t cycle
     const Qpc &q = m.qpc(qpn);
     st.exists = q.valid != 0;
     st.rts = st.exists && q.state == static_cast<uint32_t>(QpState::Rts);
+    st.sqd = st.exists && q.state == static_cast<uint32_t>(QpState::Sqd);
     st.epoch = static_cast<uint8_t>(q.epoch);
     return st;
   };
@@ -67,6 +68,7 @@ ModelRun run_on_model(const TransportOptions &opt, uint64_t seed, uint64_t cycle
       if (rsp.verdict == Verdict::Drop) ++out.drops[rsp.drop];
       tm.on_answer(*r, rsp, now);
     }
+    for (const Event &e : m.take_events()) out.sq_drained += e.type == EventType::SqDrained;
   }
   out.stats = tm.stats();
   return out;
@@ -77,6 +79,7 @@ TransportOptions perfect_fabric() {
   o.pairs = 12;
   o.loss = o.dup = o.reorder = o.peer_nak = 0.0;
   o.short_rq = o.bad_qkey = o.access_fault = o.local_err = 0.0;
+  o.sqd_rate = 1e-4;  // SQ drains often: each must end in SQ_DRAINED and back in RTS
   return o;
 }
 
@@ -97,6 +100,8 @@ TEST_CASE("transport model: on a perfect fabric every answer is one a correct en
     CHECK((v == Verdict::Accept || v == Verdict::Issue || v == Verdict::Stall));
   }
   CHECK(r.verdicts.count(Verdict::Drop) == 0);
+  CHECK(r.stats.sq_drains > 5);
+  CHECK(r.sq_drained >= r.stats.sq_drains);  // every drain announced (RX_ACK or MODIFY_QP)
   // Real work: every pair issued, RC reads and atomics went out and were acknowledged.
   CHECK(r.stats.wqes_issued > 2000);
   CHECK(r.stats.reads_issued > 50);

@@ -675,6 +675,34 @@ std::vector<std::string> QpmEnv::counter_check() {
   const auto &cq = cqes_.counts();
   expect("wqes_flushed (vs WR_FLUSH_ERR CQEs taken)", value("wqes_flushed"),
          cq.count(WcStatus::WrFlushErr) ? cq.at(WcStatus::WrFlushErr) : 0);
+  // Events by type (each one the model raised, delivered exactly once), and PORT_FAULT's
+  // progress, against the model's scan.
+  const std::map<EventType, uint64_t> raised = events_.counts();
+  for (const auto &[type, counter] : {std::pair<EventType, const char *>{EventType::QpFatal, "ev_qp_fatal"},
+                                      {EventType::QpReqErr, "ev_qp_req_err"},
+                                      {EventType::QpAccessErr, "ev_qp_access_err"},
+                                      {EventType::CommEst, "ev_comm_est"},
+                                      {EventType::SqDrained, "ev_sq_drained"},
+                                      {EventType::PortErr, "ev_port_err"}}) {
+    expect(counter, value(counter), raised.count(type) ? raised.at(type) : 0);
+  }
+  expect("pf_qps_moved (vs QPs the model's PORT_FAULTs moved)", value("pf_qps_moved"),
+         model_.port_fault_moved());
+  expect("pf_qpcs_read (vs QPC slots the model's PORT_FAULTs scanned)", value("pf_qpcs_read"),
+         model_.port_fault_scanned());
+  // Counters that depend on timing, bounded by what was seen: every datapath operation
+  // and doorbell looks the cache up once at least, or is refused at the limit; a line
+  // is evicted only to make room for a miss.
+  const uint64_t lookups = value("hits") + value("misses") + value("merged") + value("refused");
+  const uint64_t accesses = dp_scoreboard_.checked() + doorbells_.posted() + doorbells_.refused();
+  if (lookups < accesses) {
+    problems.push_back(fmt::format("hits + misses + merged + refused: {} but {} datapath "
+                                   "operations and doorbells were answered", lookups, accesses));
+  }
+  if (value("evictions") > value("misses")) {
+    problems.push_back(fmt::format("evictions: {} but only {} misses", value("evictions"),
+                                   value("misses")));
+  }
   const auto &counts = scoreboard_.status_counts();
   const auto int_err = counts.count(Status::IntErr) ? counts.at(Status::IntErr) : 0;
   if (int_err > value("mem_errors")) {

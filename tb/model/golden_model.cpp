@@ -370,6 +370,7 @@ Response GoldenModel::port_fault(const Command &cmd) {
       const uint32_t qpn = (d << cfg_.page_bits) | slot;
       if (qpn < 2 || qpn >= cfg_.qpn_limit) continue;
       const uint64_t addr = slot_address(dir_[d].page_address, slot);
+      ++port_fault_scanned_;
       Qpc n = load(addr);
       const bool moves = n.valid && n.port == cmd.port_num &&
                          n.state != static_cast<uint32_t>(QpState::Reset) &&
@@ -377,6 +378,7 @@ Response GoldenModel::port_fault(const Command &cmd) {
       if (!moves) continue;
       n.state = static_cast<uint32_t>(QpState::Err);
       memory_[addr] = n;
+      ++port_fault_moved_;
       events_.push_back(Event{false, qpn, EventType::QpFatal, syndrome::kPortFault});
       flush(qpn);
     }

@@ -114,6 +114,10 @@ class GoldenModel {
   // flight: SPEC §10 completes a reset only once every DMA has ended or its timeout has
   // passed, so each of these is one the timeout forced.
   uint64_t resets_forced() const { return resets_forced_; }
+  // PORT_FAULT: QPC slots scanned (every slot of every mapped page, QPN 0 and 1 and
+  // those at or above the limit left out) and QPs moved to ERR, over all of them.
+  uint64_t port_fault_scanned() const { return port_fault_scanned_; }
+  uint64_t port_fault_moved() const { return port_fault_moved_; }
 
  private:
   Response create_qp(const Command &cmd);
@@ -154,6 +158,7 @@ class GoldenModel {
   std::array<uint64_t, kNumDropReasons> drops_{};
   uint64_t doorbells_refused_ = 0;
   uint64_t resets_forced_ = 0;
+  uint64_t port_fault_scanned_ = 0, port_fault_moved_ = 0;
 };
 
 // Step 3 of MODIFY_QP: the REQUIRED bits of (qp_type, cur, next) absent from mask, and

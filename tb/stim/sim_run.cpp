@@ -94,8 +94,10 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
                  "transport model) or random (the random mix of operations and doorbells)")
       ->check(CLI::IsMember({"transport", "random"}))
       ->capture_default_str();
-  app.add_option("--pairs", o.pairs, "transport: connected QP pairs (at most --qps / 2)")
-      ->check(CLI::Range(1u, 4096u))
+  app.add_option("--pairs", o.pairs,
+                 "transport: connected QP pairs (at most --qps / 2; 0: an eighth of the "
+                 "cache's lines, 4 to 32)")
+      ->check(CLI::Range(0u, 4096u))
       ->capture_default_str();
   app.add_option("--hostile-rate", o.hostile_rate,
                  "transport: share of datapath operations drawn from the random mix (QPs "

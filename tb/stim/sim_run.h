@@ -56,7 +56,9 @@ struct SimOptions {
   // QP pairs run by a loopback transport model (tb/stim/transport.h) beside the random
   // commands, with a share of hostile operations from the random mix.
   std::string traffic = "random";
-  uint32_t pairs = 32;          // transport: connected QP pairs (at most --qps / 2)
+  // transport: connected QP pairs (at most --qps / 2). 0: as many as an eighth of the
+  // cache's lines, 4 to 32 (default: 32; tiny: 4), so the pairs' QPs fit the cache.
+  uint32_t pairs = 0;
   double hostile_rate = 0.05;   // transport: operations drawn from the random mix instead
   double loss = 0.002;          // transport: the fabric's faults, per packet
   double dup = 0.002;
@@ -94,7 +96,7 @@ struct SimResult {
   uint64_t tp_pairs = 0, tp_wqes_posted = 0, tp_wqes_issued = 0, tp_packets = 0, tp_lost = 0,
            tp_duplicated = 0, tp_reordered = 0, tp_retransmits = 0, tp_acks = 0,
            tp_recoveries = 0, tp_dmas = 0, tp_stress_resets = 0, tp_reads_issued = 0,
-           tp_atomics_issued = 0, tp_reads_acked = 0;
+           tp_atomics_issued = 0, tp_reads_acked = 0, tp_sq_drains = 0;
   FuncCoverage coverage;
 };
 

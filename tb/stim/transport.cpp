@@ -180,6 +180,7 @@ void TransportModel::start_running(size_t i, const QpStatus &st) {
 void TransportModel::maintain(const QpView &view, const QpnFilter &quiet) {
   for (size_t a = 0; a < qps_.size(); a += 2) {
     Qp &qa = qps_[a], &qb = qps_[a + 1];
+    for (size_t i : {a, a + 1}) drain_step(i, view, quiet);
     if (qa.phase == Phase::Running && qb.phase == Phase::Running) continue;
     // One end broke: the other runs on a little (it may still be owed a fatal NAK).
     for (size_t i : {a, a + 1}) {
@@ -202,11 +203,16 @@ void TransportModel::maintain(const QpView &view, const QpnFilter &quiet) {
       choose_attributes(a);
       const QpStatus sa = view(qa.qpn), sb = view(qb.qpn);
       // Both to RESET first (no packet of one incarnation meets the next), then up.
+      // Half the time through ERR first, as a driver's error path does (a QP in SQE
+      // or ERR takes that row too).
       for (const auto &[q, st] : {std::pair<Qp *, QpStatus>{&qa, sa}, {&qb, sb}}) {
-        if (st.exists) {
-          cmds.push_back(builders::modify_cmd(q->qpn, attr::kState,
-                                              static_cast<uint32_t>(QpState::Reset)));
+        if (!st.exists) continue;
+        if (chance(0.5)) {
+          cmds.push_back(
+              builders::modify_cmd(q->qpn, attr::kState, static_cast<uint32_t>(QpState::Err)));
         }
+        cmds.push_back(
+            builders::modify_cmd(q->qpn, attr::kState, static_cast<uint32_t>(QpState::Reset)));
       }
       for (const Command &c : bring_up(a, sa)) cmds.push_back(c);
       for (const Command &c : bring_up(a + 1, sb)) cmds.push_back(c);
@@ -220,6 +226,59 @@ void TransportModel::maintain(const QpView &view, const QpnFilter &quiet) {
         qa.phase = qb.phase = Phase::Draining;  // a command failed: again from RESET
       }
     }
+  }
+}
+
+void TransportModel::drain_step(size_t i, const QpView &view, const QpnFilter &quiet) {
+  Qp &q = qps_[i];
+  if (!running(i) || !is_rc(i)) {
+    q.drain = Drain::None;
+    return;
+  }
+  std::deque<Command> &cmds = pair_commands_[i / 2];
+  auto modify = [&](QpState to) {
+    Command c = builders::modify_cmd(q.qpn, attr::kState, static_cast<uint32_t>(to));
+    if (to == QpState::Sqd) {
+      c.attr_mask |= attr::kEnSqdAsyncNotify;
+      c.en_sqd_async_notify = 1;  // SQ_DRAINED when the last WQE is acknowledged
+    }
+    cmds.push_back(c);
+  };
+  switch (q.drain) {
+    case Drain::None:
+      // With WQEs outstanding, so the drain ends with an RX_ACK (SQ_DRAINED).
+      // No WQE being started: SQD would refuse it.
+      if (!stopping_ && q.unacked.size() >= 2 && q.tx_asks == 0 && cmds.empty() &&
+          chance(opt_.sqd_rate)) {
+        q.drain = Drain::ToSqdWait;
+      }
+      break;
+    case Drain::ToSqdWait:
+    case Drain::ToRtsWait:
+      // Held: the command goes once nothing of the QPN is in flight.
+      if (q.sent.empty() && quiet(q.qpn) && cmds.empty()) {
+        modify(q.drain == Drain::ToSqdWait ? QpState::Sqd : QpState::Rts);
+        q.drain = q.drain == Drain::ToSqdWait ? Drain::ToSqdSent : Drain::ToRtsSent;
+      }
+      break;
+    case Drain::ToSqdSent:
+    case Drain::ToRtsSent:
+      if (cmds.empty() && quiet(q.qpn)) {
+        const QpStatus st = view(q.qpn);
+        const bool to_sqd = q.drain == Drain::ToSqdSent;
+        if (to_sqd ? st.sqd : st.rts) {
+          q.drain = to_sqd ? Drain::InSqd : Drain::None;
+          if (!to_sqd) ++stats_.sq_drains;
+        } else {
+          q.drain = Drain::None;
+          break_qp(i);  // the modify failed: software starts the pair again
+        }
+      }
+      break;
+    case Drain::InSqd:
+      // Drained (every WQE acknowledged and the RX_ACKs answered): back to RTS.
+      if (q.unacked.empty() && q.acks_in_flight == 0 && q.tx_asks == 0) q.drain = Drain::ToRtsWait;
+      break;
   }
 }
 
@@ -461,7 +520,8 @@ void TransportModel::software(size_t i) {
   // itself by what it has to send, so its own queue never outgrows the port.
   const bool window = (!is_rc(i) || q.unacked.size() + q.tx_asks < kWindow) &&
                       q.outbox.size() + qps_[q.peer].outbox.size() < kBacklog;
-  if (q.sq_visible > q.sq_started + q.tx_asks && window && now_ >= q.next_tx && !q.retry_asked) {
+  if (q.sq_visible > q.sq_started + q.tx_asks && window && now_ >= q.next_tx && !q.retry_asked &&
+      q.drain == Drain::None) {
     if (!q.head_cls) {
       if (!is_rc(i)) {
         q.head_cls = chance(opt_.local_err) ? MsgClass::Read
@@ -507,7 +567,9 @@ std::optional<DpRequest> TransportModel::next_op(const QpnFilter &usable) {
   for (size_t n = 0; n < qps_.size(); ++n) {
     const size_t i = (rr_op_ + n) % qps_.size();
     Qp &q = qps_[i];
-    if (q.outbox.empty() || !usable(q.qpn)) continue;
+    const bool held = q.drain == Drain::ToSqdWait || q.drain == Drain::ToSqdSent ||
+                      q.drain == Drain::ToRtsWait || q.drain == Drain::ToRtsSent;
+    if (q.outbox.empty() || held || !usable(q.qpn)) continue;
     Op op = q.outbox.front();
     q.outbox.pop_front();
     q.sent.push_back(op);

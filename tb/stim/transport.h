@@ -46,6 +46,8 @@ struct TransportOptions {
   double access_fault = 0.05;   // an RC QP brought up without one remote access flag
   double local_err = 0.001;     // a UC/UD READ posted (LOCAL_ERR, SQE)
   double read_share = 0.25;     // RC WQEs that are READ or ATOMIC
+  double sqd_rate = 2e-6;       // per RC QP and cycle: software drains its SQ (RTS -> SQD
+                                // with WQEs outstanding, then back to RTS)
   uint32_t timeout_cycles = 2000;  // the requester's transport timer
 };
 
@@ -60,7 +62,7 @@ class TransportModel {
   // What software knows of a QP from its own commands' answers: whether it exists, is
   // in RTS, and its epoch.
   struct QpStatus {
-    bool exists = false, rts = false;
+    bool exists = false, rts = false, sqd = false;
     uint8_t epoch = 0;
   };
   using QpView = std::function<QpStatus(uint32_t qpn)>;
@@ -104,6 +106,7 @@ class TransportModel {
     uint64_t wqes_posted = 0, wqes_issued = 0, packets = 0, lost = 0, duplicated = 0,
              reordered = 0, retransmits = 0, acks = 0, recoveries = 0, dmas = 0;
     uint64_t reads_issued = 0, atomics_issued = 0, reads_acked = 0;  // RC READ/ATOMIC WQEs
+    uint64_t sq_drains = 0;  // RTS -> SQD -> RTS with WQEs outstanding
   };
   const Stats &stats() const { return stats_; }
 
@@ -136,6 +139,9 @@ class TransportModel {
   // Running: the engines drive it. Draining: broken, only its DMAs end. Recovering: its
   // bring-up commands are queued or in flight.
   enum class Phase : uint8_t { Running, Draining, Recovering };
+  // Software's SQ drain of a running RC QP (RTS -> SQD -> RTS): its operations are held
+  // while each MODIFY_QP is in flight, so the model knows the order of both.
+  enum class Drain : uint8_t { None, ToSqdWait, ToSqdSent, InSqd, ToRtsWait, ToRtsSent };
   struct Qp {
     uint32_t qpn = 0;
     size_t peer = 0;
@@ -166,6 +172,7 @@ class TransportModel {
     std::deque<Resp> responses;
     bool nak_sent = false;
     uint32_t dma_open = 0;  // DMA_BEGINs whose DMA_END is not answered
+    Drain drain = Drain::None;
     std::deque<Op> outbox, sent;
   };
   struct Timed {
@@ -197,6 +204,8 @@ class TransportModel {
   void emit_responses(size_t i);
   void software(size_t i);
   void break_qp(size_t i);
+  // The SQ drain's steps for a running RC QP (Drain).
+  void drain_step(size_t i, const QpView &view, const QpnFilter &quiet);
   void answer_requester(size_t i, const Op &op, const DpResponse &rsp);
   void answer_responder(size_t i, const Op &op, const DpResponse &rsp);
   bool running(size_t i) const { return qps_[i].phase == Phase::Running; }

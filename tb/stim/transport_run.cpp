@@ -24,8 +24,9 @@ namespace qpm {
 //   MAP/UNMAP the QPNs of its directory entry, for PORT_FAULT every QPN but those of the
 //   pairs running on the other port (a PORT_FAULT breaks the pairs of its port first);
 // - under --reset-stress, a drawn command is with that chance a MODIFY to RESET or a
-//   DESTROY of a running pair's QP, sent beside its traffic (its DMA_ENDs keep going; the
-//   reset fence places it among them); the pair is then brought up again.
+//   DESTROY of a running pair's QP, sent beside its traffic (which keeps going until the
+//   answers show the QP fenced or gone; the reset fence places the reset among them); the
+//   pair is then brought up again.
 void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimResult &result) {
   constexpr size_t kCmdDepth = 2;      // commands queued or in flight
   constexpr size_t kDpInFlight = 48;   // datapath operations sent and not answered
@@ -33,8 +34,13 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   std::mt19937_64 &rng = env.dp_rng();
 
   // The pairs take QPNs spread over the run's QPNs; the rest are the random mix's.
-  // At most --qps / 2 pairs (all of the QPNs then: the random commands get none).
-  const size_t pairs = std::min<size_t>(o.pairs, stim.qpns().size() / 2);
+  // At most --qps / 2 pairs (all of the QPNs then: the random commands get none); by
+  // default an eighth of the cache's lines, 4 to 32: more active QPs than a cache holds
+  // turn every operation into a miss, and on a 4-line cache with slow memory a flush
+  // then runs so slowly that a command waiting for it times out.
+  const Config &cfg = env.model().config();
+  const size_t auto_pairs = std::clamp<size_t>(cfg.sets * cfg.ways / 8, 4, 32);
+  const size_t pairs = std::min<size_t>(o.pairs ? o.pairs : auto_pairs, stim.qpns().size() / 2);
   std::vector<uint32_t> all = stim.qpns(), owned, pool;
   std::shuffle(all.begin(), all.end(), rng);
   owned.assign(all.begin(), all.begin() + 2 * pairs);
@@ -99,6 +105,7 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
       const Qpc &q = env.model().qpc(qpn);
       st.exists = q.valid != 0;
       st.rts = st.exists && q.state == static_cast<uint32_t>(QpState::Rts);
+      st.sqd = st.exists && q.state == static_cast<uint32_t>(QpState::Sqd);
       st.epoch = static_cast<uint8_t>(q.epoch);
     }
     return st;
@@ -148,8 +155,9 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
         }
         if (!live.empty()) {
           const uint32_t qpn = live[std::uniform_int_distribution<size_t>(0, live.size() - 1)(rng)];
+          // The engines are not told: they learn it from the answers (QUIESCE, STALE, a
+          // new epoch, NO_QP), as a NIC's engines would, and the pair is brought up again.
           const Command c = stress_reset_command(qpn, destroy_draw(rng));
-          tm.software_broke(c.qpn);
           env.push_command(c);
           stress_resets.insert(c.qpn);
           ++result.tp_stress_resets;
@@ -243,6 +251,7 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   result.tp_reads_issued = s.reads_issued;
   result.tp_atomics_issued = s.atomics_issued;
   result.tp_reads_acked = s.reads_acked;
+  result.tp_sq_drains = s.sq_drains;
 }
 
 }  // namespace qpm
