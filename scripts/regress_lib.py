@@ -32,8 +32,10 @@ PROFILES = {
     # Reset with work in flight (docs/reset.md): resets beside traffic and a DMA engine.
     "resets": ["--mem-latency", "20:120", "--mem-reorder", "--reset-stress", "0.05"],
     # The profiles above run the loopback transport model (qpm_sim's default traffic);
-    # this one runs the random mix of before, for the drop paths it covers.
-    "mix": ["--mem-latency", "20:60", "--mem-reorder", "--traffic", "random"],
+    # this one runs the random mix of before, with resets beside it, for the drop paths
+    # it covers (every operation on every QP type in every state, QUIESCE on each).
+    "mix": ["--mem-latency", "20:60", "--mem-reorder", "--traffic", "random",
+            "--reset-stress", "0.05"],
 }
 TESTS = ("sim", "cache")
 LOG_TAIL_LINES = 60

@@ -87,7 +87,7 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
       ->check(CLI::Range(0.0, 0.95));
   app.add_option("--reset-stress", o.reset_stress,
                  "chance a command is a MODIFY to RESET or a DESTROY of a QP with work in "
-                 "flight, beside its traffic and a DMA engine's bursts (needs --dp-rate > 0)")
+                 "flight, beside its traffic (the random mix: with a DMA engine's bursts; needs --dp-rate > 0)")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--traffic", o.traffic,
                  "what drives the datapath: transport (connected QP pairs run by a loopback "

@@ -45,6 +45,18 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   std::shuffle(all.begin(), all.end(), rng);
   owned.assign(all.begin(), all.begin() + 2 * pairs);
   pool.assign(all.begin() + 2 * pairs, all.end());
+  // The first pair sits at both ends of the QPN range (QPN 2 and QPN_LIMIT - 1), where an
+  // off-by-one in a walk, a scan or a limit check shows.
+  const uint32_t lowest = 2, highest = cfg.qpn_limit - 1;
+  if (highest > lowest && std::count(owned.begin(), owned.end(), lowest) == 0 &&
+      std::count(owned.begin(), owned.end(), highest) == 0) {
+    pool.erase(std::remove_if(pool.begin(), pool.end(),
+                              [&](uint32_t q) { return q == lowest || q == highest; }),
+               pool.end());
+    owned[0] = lowest;
+    owned[1] = highest;
+    env.map_pages({lowest >> cfg.page_bits, highest >> cfg.page_bits});
+  }
   std::set<uint32_t> owned_set(owned.begin(), owned.end());
 
   TransportOptions to;
@@ -98,7 +110,18 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
     return env.commands_in_flight(qpn) == 0 && !env.doorbell_pending(qpn) && fence_free(qpn) &&
            !touched(qpn);
   };
-  auto hostile_db_ok = [&](uint32_t qpn) { return owned_set.count(qpn) == 0 && db_ok(qpn); };
+  // Not to a QP in ERR or SQE: there each doorbell is flush work at once, and a stream
+  // of them starves the flush of other QPs (a known liveness bug: docs/verification.md;
+  // a doorbell storm on flushing QPs is a pressure profile of its own, still to come).
+  auto flushing = [&](uint32_t qpn) {
+    if (!env.model().qpc_address(qpn)) return false;
+    const Qpc &q = env.model().qpc(qpn);
+    return q.valid && (q.state == static_cast<uint32_t>(QpState::Err) ||
+                       q.state == static_cast<uint32_t>(QpState::Sqe));
+  };
+  auto hostile_db_ok = [&](uint32_t qpn) {
+    return owned_set.count(qpn) == 0 && db_ok(qpn) && !flushing(qpn);
+  };
   auto view = [&](uint32_t qpn) {
     TransportModel::QpStatus st;
     if (env.model().qpc_address(qpn)) {
