@@ -38,6 +38,10 @@ class CqeChecker {
   // qpn was reset or destroyed: its expected completions become optional, and can arrive
   // only while delivered() < until.
   void cut(uint32_t qpn, uint64_t until);
+  // The CQE FIFO was seen empty after the cuts so far: whatever an old incarnation left
+  // in it has been delivered, so no optional completion can come any more (an identical
+  // completion of the QP's next incarnation must not pass for an old one).
+  void fifo_drained();
   void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
 
   uint64_t predicted() const { return predicted_; }
@@ -69,6 +73,7 @@ class CqeChecker {
   FuncCoverage *coverage_ = nullptr;
   std::unordered_map<uint64_t, std::deque<Expected>> expected_;
   std::unordered_map<uint64_t, std::deque<Cqe>> early_;
+  std::vector<uint64_t> cut_keys_;  // streams with optional completions since fifo_drained()
   std::vector<Cqe> arrivals_;
   std::map<WcStatus, uint64_t> counts_;
   uint64_t predicted_ = 0, delivered_ = 0, skipped_ = 0, mismatches_ = 0;

@@ -404,6 +404,9 @@ void QpmEnv::set_coverage(FuncCoverage *coverage) {
 
 void QpmEnv::housekeeping() {
   take_model_cqes();  // the datapath's and the doorbells' flushes
+  // Two cycles in a row with the CQE FIFO empty: what a reset left in it is delivered.
+  cqe_fifo_empty_cycles_ = tb_.dut().cqe_fifo_count() == 0 ? cqe_fifo_empty_cycles_ + 1 : 0;
+  if (cqe_fifo_empty_cycles_ >= 2) cqes_.fifo_drained();
   if (dp_tags_in_use_ != 0) {
     for (Pushed &p : pushed_) {
       p.met_any_traffic = true;

@@ -306,6 +306,7 @@ class QpmEnv {
   std::unordered_map<uint32_t, FatalDue> fatal_due_;
   std::vector<std::string> fatal_problems_;
   uint64_t qps_made_fatal_ = 0;                    // ... of which made their QP fatal
+  uint64_t cqe_fifo_empty_cycles_ = 0;  // consecutive cycles with the CQE FIFO empty
   bool csr_poll_in_flight_ = false;
   Response user_response_, user_expected_;
   // Per accepted command, oldest first: the page to forget in the memory model once
