@@ -111,6 +111,13 @@ class TransportModel {
   const Stats &stats() const { return stats_; }
 
  private:
+  static constexpr uint32_t kWindow = 12;      // RC WQEs started, not acknowledged, per QP
+  static constexpr uint32_t kRnrDelay = 120;   // cycles before a resend after an RNR NAK
+  static constexpr uint32_t kPeerGrace = 600;  // cycles a live end runs on after its peer broke
+  static constexpr uint32_t kDmaCycles = 12;   // a payload DMA's length per packet
+  static constexpr size_t kBacklog = 16;       // operations a pair may queue before it starts more
+  static bool reads_memory(MsgClass c) { return c == MsgClass::Read || c == MsgClass::Atomic; }
+
   enum class PktKind : uint8_t { Req, Ack, SeqNak, RnrNak, FatalNak };
   struct Packet {
     PktKind kind = PktKind::Req;
