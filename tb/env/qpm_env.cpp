@@ -86,6 +86,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
           opt.cqe_stall_prob),
       housekeeping_(*this) {
   dp_tag_qpn_.fill(-1);
+  eqe_sink_.hold_after_each(opt.eqe_hold);
   scoreboard_.set_reset_fence(&reset_fence_,
                               [this](uint32_t qpn) { return dp_scoreboard_.outstanding(qpn) != 0; });
   dp_scoreboard_.set_reset_fence(&reset_fence_);

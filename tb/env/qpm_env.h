@@ -70,6 +70,7 @@ struct EnvOptions {
   double dp_rsp_stall_prob = 0.0;   // chance dp_rsp_ready is low in a cycle
   double eqe_stall_prob = 0.0;      // chance eqe_ready is low in a cycle
   double cqe_stall_prob = 0.0;      // chance cqe_ready is low in a cycle
+  uint32_t eqe_hold = 0;            // cycles eqe_ready stays low after each EQE taken
   // Doorbells and datapath operations of one QPN apply in the order taken, as
   // docs/datapath.md promises: the model applies each doorbell in that order (read
   // errors included: a walk never fails). Off, the harness finds out what the RTL did

@@ -51,13 +51,19 @@ void StreamMonitor::before_edge(Dut &dut) {
 }
 
 void StreamSink::before_edge(Dut &dut) {
-  if (ready_ && (dut.*pins_.valid)())
+  if (ready_ && (dut.*pins_.valid)()) {
     on_item_((dut.*pins_.payload)());
+    hold_left_ = hold_after_;
+  }
 }
 
 void StreamSink::after_edge(Dut &dut) {
   std::bernoulli_distribution stall(stall_prob_);
   ready_ = !hold_ && (stall_prob_ <= 0.0 || !stall(rng_));
+  if (hold_left_ > 0) {
+    --hold_left_;
+    ready_ = false;
+  }
   (dut.*pins_.set_ready)(ready_);
 }
 

@@ -83,6 +83,9 @@ class StreamSink : public TbExtension {
       : rng_(rng), pins_(pins), on_item_(std::move(on_item)), stall_prob_(stall_prob) {}
 
   void hold(bool on) { hold_ = on; }
+  // After each item taken, ready stays low for this many cycles (0: never): a consumer
+  // that drains in bursts far apart, so the producer's queue fills and stays full.
+  void hold_after_each(uint32_t cycles) { hold_after_ = cycles; }
   void before_edge(Dut &dut) override;
   void after_edge(Dut &dut) override;
 
@@ -93,6 +96,7 @@ class StreamSink : public TbExtension {
   double stall_prob_;
   bool hold_ = false;
   bool ready_ = false;
+  uint32_t hold_after_ = 0, hold_left_ = 0;
 };
 
 }  // namespace qpm

@@ -85,6 +85,10 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
       ->check(CLI::Range(0.0, 0.95));
   app.add_option("--cqe-stall", o.cqe_stall, "chance of cqe_ready low in a cycle")
       ->check(CLI::Range(0.0, 0.95));
+  app.add_option("--eqe-hold", o.eqe_hold,
+                 "cycles eqe_ready stays low after each EQE taken: a consumer that drains "
+                 "rarely, so the EQ fills and stays full (0: none)")
+      ->check(CLI::Range(0u, 100000u));
   app.add_option("--reset-stress", o.reset_stress,
                  "chance a command is a MODIFY to RESET or a DESTROY of a QP with work in "
                  "flight, beside its traffic (the random mix: with a DMA engine's bursts; needs --dp-rate > 0)")
@@ -185,6 +189,7 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
   if (o.mem_aw_waits_for_w) line += " --mem-aw-waits-for-w";
   if (o.reset_stress > 0.0) line += fmt::format(" --reset-stress {}", o.reset_stress);
   if (o.reset_timeout != 0) line += fmt::format(" --reset-timeout {}", o.reset_timeout);
+  if (o.eqe_hold != 0) line += fmt::format(" --eqe-hold {}", o.eqe_hold);
   line += " --traffic " + o.traffic;
   if (o.traffic == "transport") {
     line += fmt::format(
@@ -225,6 +230,7 @@ EnvOptions env_options(const SimOptions &o) {
   e.dp_rsp_stall_prob = o.dp_rsp_stall;
   e.eqe_stall_prob = o.eqe_stall;
   e.cqe_stall_prob = o.cqe_stall;
+  e.eqe_hold = o.eqe_hold;
   e.reset_timeout = o.reset_timeout;
   // Resets under stress go beside datapath traffic; a command-only run has none.
   if (o.traffic == "transport" && o.qps < 2) {

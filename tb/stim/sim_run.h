@@ -46,6 +46,7 @@ struct SimOptions {
   double dp_rsp_stall = 0.0;  // chance dp_rsp_ready is low in a cycle
   double eqe_stall = 0.0;     // chance eqe_ready is low in a cycle
   double cqe_stall = 0.0;     // chance cqe_ready is low in a cycle
+  uint32_t eqe_hold = 0;      // cycles eqe_ready stays low after each EQE (the EQ fills)
   // Reset under stress (docs/reset.md): the chance that a command is a MODIFY_QP to
   // RESET or a DESTROY_QP of a QP with work in flight, sent beside its datapath
   // operations, with a DMA engine beginning and ending payload bursts.
