@@ -118,26 +118,16 @@ module qpm_cache_lines #(
   assign maint_set    = maint_line_i[LineW-1 -: SetW];
   assign maint_way    = maint_line_i[WayW-1:0];
 
-  // The views: in synthesis (and the proofs: Yosys defines SYNTHESIS) a qpm_mux_tree per
-  // view over every set's word; in simulation one indexed read of the same word (building
-  // every set's word in every evaluation halved the Verilated model's speed).
-  // The word of set s: {lru, plru, pinned, dirty, valid, tags}; each view's
-  // tree carries the part of it the view reads.
-`ifndef SYNTHESIS
-  function automatic logic [VictW-1:0] set_word(logic [SetW-1:0] s);
-    logic [Ways*TagW-1:0] tags;
-    for (int unsigned w = 0; w < Ways; w++) tags[w*TagW +: TagW] = tag_q[line_of(s, WayW'(w))];
-    set_word = {lru_q[s], plru_q[s], pinned_q[32'(s)*Ways +: Ways], dirty_q[32'(s)*Ways +: Ways],
-                valid_q[32'(s)*Ways +: Ways], tags};
-  endfunction
-`endif
+  // The views: one qpm_mux_tree per view over every set's word, the same structure in
+  // simulation, synthesis and the proofs (no SYNTHESIS-only view: what is verified is
+  // what is synthesized). The word of set s: {lru, plru, pinned, dirty, valid, tags};
+  // each view's tree carries the part of it the view reads.
 
   // ---- replacement bits after this cycle's accesses: the lookup's set, and the fill's
   // (a fill and a hit in one set in one cycle: both accesses count)
   localparam int unsigned RepW = (Ways - 1) + LruW;
   logic [Ways-2:0]      look_plru, fill_plru, look_touched, fill_touched;
   logic [LruW-1:0]      look_lru, fill_lru, look_lru_touched, fill_lru_touched;
-`ifdef SYNTHESIS
   qpm_mux_tree #(.N(Sets), .W(RepW)) u_look_rep_mux (
     .in_i  (rep_words),
     .sel_i (look_set),
@@ -148,15 +138,6 @@ module qpm_cache_lines #(
     .sel_i (fill_set),
     .out_o ({fill_lru, fill_plru})
   );
-`else
-  logic [VictW-1:0] look_rep_full, fill_rep_full;
-  assign look_rep_full         = set_word(look_set);
-  assign fill_rep_full         = set_word(fill_set);
-  assign {look_lru, look_plru} = look_rep_full[VictW-1 -: RepW];
-  assign {fill_lru, fill_plru} = fill_rep_full[VictW-1 -: RepW];
-  logic unused_rep_full;   // the tags and line state of these reads go unused
-  assign unused_rep_full = ^{look_rep_full[VictW-RepW-1:0], fill_rep_full[VictW-RepW-1:0]};
-`endif
   assign look_touched     = touch(look_plru, look_way);
   assign fill_touched     = touch((touch_i && look_set == fill_set) ? look_touched : fill_plru,
                                   fill_way);
@@ -165,14 +146,12 @@ module qpm_cache_lines #(
                                                                          : fill_lru, fill_way);
 
   // ---- per set: the views' words (set s at [s*W +: W]), the next state, the flip-flops
-`ifdef SYNTHESIS
   localparam int unsigned LookW = Ways * (TagW + 2);
   localparam int unsigned ScanW = Ways * (TagW + 2);
   logic [Sets*LookW-1:0] look_words;
   logic [Sets*ScanW-1:0] scan_words;
   logic [Sets*VictW-1:0] vict_words;
   logic [Sets*RepW-1:0]  rep_words;
-`endif
   for (genvar g = 0; g < Sets; g++) begin : gen_set
     logic [Ways*TagW-1:0] tags;
     logic [Ways-1:0]      valid, dirty, pinned;
@@ -185,15 +164,10 @@ module qpm_cache_lines #(
     assign valid    = valid_q[g*Ways +: Ways];
     assign dirty    = dirty_q[g*Ways +: Ways];
     assign pinned   = pinned_q[g*Ways +: Ways];
-`ifdef SYNTHESIS
     assign look_words[g*LookW +: LookW] = {pinned, valid, tags};
     assign scan_words[g*ScanW +: ScanW] = {dirty, valid, tags};
     assign vict_words[g*VictW +: VictW] = {lru_q[g], plru_q[g], pinned, dirty, valid, tags};
     assign rep_words[g*RepW +: RepW]    = {lru_q[g], plru_q[g]};
-`else
-    logic unused_tags;   // simulation reads the tags through set_word
-    assign unused_tags = ^tags;
-`endif
 
     qpm_cache_set #(.Ways(Ways)) u_next (
       .valid_i        (valid),
@@ -264,22 +238,11 @@ module qpm_cache_lines #(
   // ---- lookup
   logic [Ways*TagW-1:0] look_tags;
   logic [Ways-1:0]      look_valid, look_pinned;
-`ifdef SYNTHESIS
   qpm_mux_tree #(.N(Sets), .W(LookW)) u_look_mux (
     .in_i  (look_words),
     .sel_i (look_set),
     .out_o ({look_pinned, look_valid, look_tags})
   );
-`else
-  logic [VictW-1:0] look_full;
-  assign look_full   = set_word(look_set);
-  assign look_tags   = look_full[Ways*TagW-1:0];
-  assign look_valid  = look_full[Ways*TagW +: Ways];
-  assign look_pinned = look_full[Ways*TagW + 2*Ways +: Ways];
-  logic unused_look_full;   // the lookup reads tags, valid and pinned bits only
-  assign unused_look_full = ^{look_full[VictW-1:Ways*TagW + 3*Ways],
-                              look_full[Ways*TagW + Ways +: Ways]};
-`endif
   always_comb begin
     look_hit_o           = 1'b0;
     look_way             = '0;
@@ -296,16 +259,11 @@ module qpm_cache_lines #(
   assign look_pinned_o = look_pinned[look_way];
 
   // ---- victim view
-`ifdef SYNTHESIS
   qpm_mux_tree #(.N(Sets), .W(VictW)) u_vict_mux (
     .in_i  (vict_words),
     .sel_i (vict_set_i),
     .out_o ({vict_lru_o, vict_plru_o, vict_pinned_o, vict_dirty_o, vict_valid_o, vict_tags_o})
   );
-`else
-  assign {vict_lru_o, vict_plru_o, vict_pinned_o, vict_dirty_o, vict_valid_o, vict_tags_o} =
-      set_word(vict_set_i);
-`endif
 
   // ---- maintenance view: one line
   logic [SetW-1:0]      scan_set;
@@ -314,21 +272,11 @@ module qpm_cache_lines #(
   logic [Ways-1:0]      scan_valid, scan_dirty;
   assign scan_set = scan_line_i[LineW-1 -: SetW];
   assign scan_way = scan_line_i[WayW-1:0];
-`ifdef SYNTHESIS
   qpm_mux_tree #(.N(Sets), .W(ScanW)) u_scan_mux (
     .in_i  (scan_words),
     .sel_i (scan_set),
     .out_o ({scan_dirty, scan_valid, scan_tags})
   );
-`else
-  logic [VictW-1:0] scan_full;
-  assign scan_full  = set_word(scan_set);
-  assign scan_tags  = scan_full[Ways*TagW-1:0];
-  assign scan_valid = scan_full[Ways*TagW +: Ways];
-  assign scan_dirty = scan_full[Ways*TagW + Ways +: Ways];
-  logic unused_scan_full;   // the scan reads tags, valid and dirty bits only
-  assign unused_scan_full = ^scan_full[VictW-1:Ways*TagW + 2*Ways];
-`endif
   assign scan_valid_o = scan_valid[scan_way];
   assign scan_dirty_o = scan_dirty[scan_way];
   assign scan_qpn_o   = {scan_tags[scan_way*TagW +: TagW], scan_set};

@@ -76,8 +76,9 @@ class TransportModel {
   void maintain(const QpView &view, const QpnFilter &quiet);
   // The answer to one of this model's operations.
   void on_answer(const DpRequest &req, const DpResponse &rsp, uint64_t now);
-  // Software did something to the QP outside the model (a reset beside traffic, a
-  // PORT_FAULT of its port): the pair is torn down and brought up again.
+  // Software did something to the QP outside the model that it knows breaks the pair (a
+  // PORT_FAULT of its port): the pair is torn down and brought up again. (A reset beside
+  // traffic is not announced: the engines learn it from the answers.)
   void software_broke(uint32_t qpn);
   // Software stops: no more WQEs are posted or started, no timer fires, no pair is
   // brought up again. What is on the fabric still arrives and every DMA ends.
