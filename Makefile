@@ -126,7 +126,7 @@ regress: regress-build
 	  --out $(REGRESS_OUT) $(SEED_ARG) $(if $(SHARD),--shard $(SHARD)) \
 	  $(if $(BASE_SEED),--base-seed $(BASE_SEED)) $(REGRESS_ARGS)
 
-# CI: one seed of every run-list entry (13 runs) on the normal build, without the
+# CI: one seed of every run-list entry (15 runs) on the normal build, without the
 # coverage build (which the nightly pays for).
 regress-smoke: build
 	python3 scripts/regress.py --seeds 1 --jobs $(JOBS) --build $(BUILD) --no-coverage \

@@ -36,6 +36,12 @@ PROFILES = {
     # it covers (every operation on every QP type in every state, QUIESCE on each).
     "mix": ["--mem-latency", "20:60", "--mem-reorder", "--traffic", "random",
             "--reset-stress", "0.05"],
+    # Pressure where bugs hide (docs/verification.md): doorbells on QPs in ERR and SQE
+    # while their flushes run, an EQE consumer that holds 200 cycles after each event
+    # (the EQ fills while events keep coming), a third of the RC QPs without their
+    # remote access flags (more events), more hostile operations.
+    "pressure": ["--mem-latency", "20:120", "--mem-reorder", "--flush-storm", "0.002",
+                 "--eqe-hold", "200", "--access-fault", "0.3", "--hostile-rate", "0.1"],
 }
 TESTS = ("sim", "cache")
 LOG_TAIL_LINES = 60

@@ -27,15 +27,15 @@ list=("${regress[@]}" --list --seeds 5 --base-seed 1000)
 
 # --- 1. shards partition the run list -----------------------------------------------
 "${list[@]}" >"$tmp/all"
-[ "$(wc -l <"$tmp/all")" -eq 65 ] || fail "expected 65 runs (5 seeds x 13), got $(wc -l <"$tmp/all")"
+[ "$(wc -l <"$tmp/all")" -eq 75 ] || fail "expected 75 runs (5 seeds x 15), got $(wc -l <"$tmp/all")"
 [ -z "$(cut -f1 "$tmp/all" | sort | uniq -d)" ] || fail "run names repeat in the full list"
 for n in 1 2 3 4; do
   : >"$tmp/union"
   for k in $(seq 1 "$n"); do
     "${list[@]}" --shard "$k/$n" >"$tmp/shard"
     lines=$(wc -l <"$tmp/shard")
-    # round-robin: every shard holds floor or ceil of 65/N runs
-    if [ "$lines" -lt $((65 / n)) ] || [ "$lines" -gt $(((65 + n - 1) / n)) ]; then
+    # round-robin: every shard holds floor or ceil of 75/N runs
+    if [ "$lines" -lt $((75 / n)) ] || [ "$lines" -gt $(((75 + n - 1) / n)) ]; then
       fail "shard $k/$n holds $lines runs"
     fi
     cat "$tmp/shard" >>"$tmp/union"
@@ -82,7 +82,7 @@ EOF
 printf '#!/usr/bin/env bash\necho "All tests passed"\n' >"$fake/qpm_tests"
 chmod +x "$fake/qpm_sim" "$fake/qpm_tests"
 
-run_shard() {  # k: runs shard k/2 of 2 seeds (26 runs) into $tmp/s$k
+run_shard() {  # k: runs shard k/2 of 2 seeds (30 runs) into $tmp/s$k
   local rc=0
   "${regress[@]}" --seeds 2 --base-seed 1000 --jobs 2 --shard "$1/2" --build "$fake" \
     --out "$tmp/s$1" --waves 0 >"$tmp/s$1.out" 2>&1 || rc=$?
@@ -90,11 +90,11 @@ run_shard() {  # k: runs shard k/2 of 2 seeds (26 runs) into $tmp/s$k
 }
 rc1=$(run_shard 1)
 rc2=$(run_shard 2)
-# The failing run is index 9 (seed 1000, tiny, errors): odd, so in shard 2/2.
-if [ "$rc1" -eq 0 ] && [ "$rc2" -eq 1 ]; then
-  ok "shard exit codes 0 and 1"
+# The failing run is index 10 (seed 1000, tiny, errors): even, so in shard 1/2.
+if [ "$rc1" -eq 1 ] && [ "$rc2" -eq 0 ]; then
+  ok "shard exit codes 1 and 0"
 else
-  fail "shard exit codes $rc1 and $rc2, expected 0 and 1"
+  fail "shard exit codes $rc1 and $rc2, expected 1 and 0"
   cat "$tmp/s1.out" "$tmp/s2.out" >&2  # $tmp is removed on exit: show the output now
 fi
 
@@ -110,13 +110,13 @@ cases = root.findall("testsuite/testcase")
 names = [c.get("name") for c in cases]
 checks = {
     "one <testsuite>": len(suites) == 1,
-    "26 test cases": len(cases) == 26 and len(set(names)) == 26,
-    "tests=26 failures=1 on both levels": all(
-        (e.get("tests"), e.get("failures")) == ("26", "1") for e in [root] + suites),
+    "30 test cases": len(cases) == 30 and len(set(names)) == 30,
+    "tests=30 failures=1 on both levels": all(
+        (e.get("tests"), e.get("failures")) == ("30", "1") for e in [root] + suites),
     "the failure keeps its signature": [c.find("failure").get("message") for c in cases
         if c.find("failure") is not None] == ["mismatch:qpc.state"],
-    "fcov summed over 24 qpm_sim runs": json.load(open(f"{out}/fcov.json"))["bins"]
-        == {"state.a": 24, "state.never": 0, "status/OK": 48},
+    "fcov summed over 28 qpm_sim runs": json.load(open(f"{out}/fcov.json"))["bins"]
+        == {"state.a": 28, "state.never": 0, "status/OK": 56},
     "fcov_unhit.txt names the unhit bin": open(f"{out}/fcov_unhit.txt").read() == "state.never\n",
     "the coverage gate fails on it": "coverage gate: FAIL" in open(f"{out}/summary.txt").read(),
     "summary names the replay": "--config tiny --seed 1000" in open(f"{out}/summary.txt").read(),

@@ -16,7 +16,7 @@ using namespace qpm::test;
 
 namespace {
 
-constexpr uint32_t kRc = 2, kUc = 3;
+constexpr uint32_t kRc = 2, kUc = 3, kUd = 4;
 
 Command attrs_on(uint32_t port, uint32_t access_flags) {
   Command a = valid_attributes();
@@ -67,6 +67,10 @@ TEST_CASE("PORT_FAULT: PORT_ERR first, then one QP_FATAL for each QP of the port
   bring_up(env, 0x25, kRc, QpState::Err, 2);
   bring_up(env, 0x26, kRc, QpState::Rts, 1);   // another port
   bring_up(env, 0x127, kRc, QpState::Rts, 2);  // another page
+  // Both ends of the QPN range: the first QPN a QP may have, and QPN_LIMIT - 1.
+  const uint32_t top = env.read_csr(csr::kQpnLimit) - 1;
+  bring_up(env, 2, kUd, QpState::Rts, 2);
+  bring_up(env, top, kRc, QpState::Rtr, 2);
   env.drain();
   env.events().take_arrivals();
 
@@ -88,14 +92,17 @@ TEST_CASE("PORT_FAULT: PORT_ERR first, then one QP_FATAL for each QP of the port
     CHECK(got[i].syndrome == 9);  // PORT_FAULT
     fatal.insert(got[i].qpn);
   }
-  CHECK(fatal == std::multiset<uint32_t>{0x21, 0x22, 0x23, 0x24, 0x127});
-  for (uint32_t q : {0x21u, 0x22u, 0x23u, 0x24u, 0x25u, 0x127u}) CHECK(state_of(env, q) == st(QpState::Err));
+  CHECK(fatal == std::multiset<uint32_t>{2, 0x21, 0x22, 0x23, 0x24, 0x127, top});
+  for (uint32_t q : {2u, 0x21u, 0x22u, 0x23u, 0x24u, 0x25u, 0x127u, top}) {
+    INFO("qpn " << q);
+    CHECK(state_of(env, q) == st(QpState::Err));
+  }
   CHECK(state_of(env, 0x20) == st(QpState::Reset));
   CHECK(state_of(env, 0x26) == st(QpState::Rts));
   CHECK(csr_counter(env, "ev_port_err") == 1);
-  CHECK(csr_counter(env, "ev_qp_fatal") == 5);
-  CHECK(csr_counter(env, "pf_qps_moved") == 5);
-  CHECK(csr_counter(env, "pf_qpcs_read") >= 8);
+  CHECK(csr_counter(env, "ev_qp_fatal") == 7);
+  CHECK(csr_counter(env, "pf_qps_moved") == 7);
+  CHECK(csr_counter(env, "pf_qpcs_read") >= 10);
   // A second fault of the port finds nobody left to move: PORT_ERR only.
   REQUIRE(env.execute(port_fault(2)).status == Status::Ok);
   env.drain();
@@ -183,5 +190,66 @@ TEST_CASE("a command waits while its QP has events pending, and SQ_DRAINED comes
     if (e.qpn == 0x30) got.push_back(e);
   CHECK(got == std::vector<Event>(2, Event{false, 0x30, EventType::SqDrained, 0}));
   CHECK(csr_counter(env, "ev_sq_drained") == 2);
+  require_final_check_clean(env);
+}
+
+// EQ_HIGH_WATER at the hand-off it is made of (qpm_dp_front): an event entering the EQ in
+// the cycle another leaves it, with the EQ at its high-water mark. The consumer holds
+// until the EQ is at its mark again, one more SQ_DRAINED is started, and the consumer
+// lets go `gap` cycles later, for every gap from 0 to 40: one gap puts the push in the
+// pop's cycle, others just before (the mark rises by one) or after. The counter must be
+// the fullest the EQ was seen, every time.
+TEST_CASE("EQ_HIGH_WATER with an event entering in every cycle around a pop at the mark",
+          "[events]") {
+  EnvOptions eo;
+  eo.seed = 84;
+  QpmEnv env(eo);
+  constexpr uint32_t kBase = 0x60, kQps = 16;
+  for (uint32_t i = 0; i < kQps; ++i) bring_up(env, kBase + i, kRc, QpState::Rts, 1);
+  auto modify = [](uint32_t qpn, QpState to) {
+    Command c = qpn_cmd(Opcode::ModifyQp, qpn);
+    c.attr_mask = attr::kState;
+    c.qp_state = st(to);
+    if (to == QpState::Sqd) {
+      c.attr_mask |= attr::kEnSqdAsyncNotify;
+      c.en_sqd_async_notify = 1;  // nothing outstanding: SQ_DRAINED at once
+    }
+    return c;
+  };
+  auto settle = [&] {
+    for (int i = 0; i < 5000 && env.commands_in_flight() > 0; ++i) env.run_cycles(1);
+    REQUIRE(env.commands_in_flight() == 0);
+  };
+  env.drain();
+  env.events().take_arrivals();
+  unsigned coincident = 0;
+  for (unsigned gap = 0; gap <= 40; ++gap) {
+    const unsigned mark = std::max(1u, env.eq_fill_max());
+    if (mark + 1 > kQps) break;
+    INFO("gap " << gap << ", mark " << mark);
+    env.eqe_sink().hold(true);
+    uint32_t q = kBase;
+    for (; q < kBase + mark; ++q) {
+      env.push_command(modify(q, QpState::Sqd));
+      settle();
+    }
+    // The events are delivered by flush-engine steps after the commands' writes.
+    for (int i = 0; i < 2000 && env.tb().dut().eq_fifo_count() < mark; ++i) env.run_cycles(1);
+    REQUIRE(env.tb().dut().eq_fifo_count() == mark);
+    env.push_command(modify(q++, QpState::Sqd));
+    env.run_cycles(gap);
+    const unsigned before = env.eq_fill_max();
+    env.eqe_sink().hold(false);
+    settle();
+    env.drain();
+    if (env.eq_fill_max() == before && env.tb().dut().eq_fifo_count() == 0 && before == mark) {
+      ++coincident;  // the event went in no earlier than the first pop
+    }
+    for (uint32_t r = kBase; r < q; ++r) REQUIRE(env.execute(modify(r, QpState::Rts)).status == Status::Ok);
+    REQUIRE(env.events().take_arrivals().size() == q - kBase);
+    CHECK(csr_counter(env, "eq_high_water") == env.eq_fill_max());
+  }
+  CHECK(coincident > 0);
+  CHECK(env.eq_fill_max() > 2);  // later gaps let the event in before the pop
   require_final_check_clean(env);
 }

@@ -342,6 +342,42 @@ TEST_CASE("many QPs flushing at once, more than the flush slots: every stream co
   require_clean(env);
 }
 
+// The hand-off where a request meets its QP's flush (qpm_flush_engine): on a QP in ERR
+// that owes nothing, a doorbell of two WQEs starts a flush of two steps and a second
+// doorbell follows `gap` cycles after the first was answered (the harness takes one
+// doorbell of a QPN at a time), for every gap from 0 to 40, on each queue: the second
+// request meets the slot with a step in flight, the cycle after its last answer freed
+// it, and the engine idle again. Every WQE must complete once, in order. (A request in
+// the very cycle of the slot's last answer cannot happen: NoRequestAtLastAnswer_A.)
+TEST_CASE("a flush request in every cycle around its slot's last answer is never lost",
+          "[flush]") {
+  EnvOptions eo;
+  eo.config = GENERATE("default", "tiny");
+  eo.seed = 77;
+  QpmEnv env(eo);
+  const uint32_t q = 0x41;
+  bring_up(env, q, kRc, QpState::Err);
+  env.drain();
+  env.cqes().take_arrivals();
+  for (const bool on_rq : {false, true}) {
+    uint16_t next = 0;  // the queue's next WQE index
+    for (unsigned gap = 0; gap <= 40; ++gap) {
+      INFO((on_rq ? "RQ" : "SQ") << ", gap " << gap);
+      env.push_doorbell(Doorbell{q, on_rq, 2});
+      while (env.doorbell_pending(q)) env.run_cycles(1);  // its flush starts now
+      env.run_cycles(gap);
+      env.push_doorbell(Doorbell{q, on_rq, 1});
+      env.drain();
+      auto got = by_stream(env.cqes().take_arrivals());
+      REQUIRE(got[{q, on_rq}] == stream(q, on_rq, next, static_cast<uint16_t>(next + 3)));
+      REQUIRE(got.size() == 1);
+      next = static_cast<uint16_t>(next + 3);
+    }
+  }
+  CHECK(counter(env, "wqes_flushed") == 2 * 41 * 3);
+  require_clean(env);
+}
+
 TEST_CASE("random runs with fatal verdicts: zero mismatches in verdicts, QPCs and CQE "
           "streams",
           "[flush][system]") {

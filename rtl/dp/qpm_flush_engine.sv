@@ -344,6 +344,14 @@ module qpm_flush_engine #(
     end
   end
   `QPM_ASSERT(RequestKept_A, (kept | ~chk_valid_q) == '1)
+  // No request names a slot's QP in the cycle of that slot's answer: request b and the
+  // scan's come from the cache's one answer port (never with another answer), and a
+  // command writes a QP (request a) only after its own read of it was answered, behind
+  // any step of the QP in flight (one QPN's requests are served in order). So the
+  // `renewed` term of a slot's release is defensive (docs/errors.md).
+  logic [Slots-1:0] ans_meets_req;
+  assign ans_meets_req = answered & renewed;
+  `QPM_ASSERT(NoRequestAtLastAnswer_A, ans_meets_req == '0)
 `endif
 
 endmodule

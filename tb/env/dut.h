@@ -134,10 +134,14 @@ class Dut {
   virtual unsigned evict_req_bits() const = 0;
   // Backdoor: CQEs waiting in the CQE FIFO (the one on the port included).
   virtual unsigned cqe_fifo_count() const = 0;
+  // Backdoor: events waiting in the event queue (the EQE on the port included).
+  virtual unsigned eq_fifo_count() const = 0;
   // Probes (simulation only), sampled before the edge: the QPN of a doorbell the QP
   // cache answered in this cycle, and of a QP a fill made fatal in this cycle (a read of
   // its context failed first; docs/events.md).
   virtual std::optional<uint32_t> doorbell_done() const = 0;
+  // ... and of a datapath operation the QP cache answered in this cycle.
+  virtual std::optional<uint32_t> dp_done() const = 0;
   virtual std::optional<uint32_t> fatal_fill() const = 0;
   // AXI4 memory port (qpm_top is the master)
   virtual AxiMasterOut mem_out() const = 0;

@@ -194,6 +194,7 @@ void QpmEnv::on_qpc_read_done(uint64_t addr, bool error, uint32_t id) {
 
 void QpmEnv::sample_probes() {
   Dut &dut = tb_.dut();
+  eq_fill_max_ = std::max(eq_fill_max_, dut.eq_fifo_count());
   if (const auto qpn = dut.fatal_fill()) {
     if (fatal_due_.erase(*qpn) == 0) {
       fatal_problems_.push_back(fmt::format(
@@ -205,9 +206,25 @@ void QpmEnv::sample_probes() {
       take_model_cqes();
     }
   }
+  // docs/events.md: a QP whose context read failed is made fatal before any operation
+  // waiting on its fill runs. Its line is not cached meanwhile, so the QP cache answers
+  // nothing of it between the failed read and the fill (which, for a fatal_due_ entry
+  // that is not certain, may come without a probe: then the entry outlives it).
+  auto answered = [&](uint32_t qpn, const char *what) {
+    const auto addr = model_.qpc_address(qpn);
+    const auto due = fatal_due_.find(qpn);
+    if ((due != fatal_due_.end() && due->second.certain) ||
+        (addr && qpc_read_faults_.count(*addr) != 0)) {
+      fatal_problems_.push_back(fmt::format(
+          "cycle {}: a {} of qpn {:#x} was answered while its context read was being retried "
+          "(before the fill made the QP fatal)", tb_.cycles(), what, qpn));
+    }
+  };
   if (const auto qpn = dut.doorbell_done()) {
+    answered(*qpn, "doorbell");
     if (doorbells_.order_known()) dp_scoreboard_.on_doorbell_executed(*qpn);
   }
+  if (const auto qpn = dut.dp_done()) answered(*qpn, "datapath operation");
   for (auto it = fatal_due_.begin(); it != fatal_due_.end();) {
     if (tb_.cycles() - it->second.cycle > kFatalFillCycles) {
       if (it->second.certain) {
@@ -694,6 +711,23 @@ std::vector<std::string> QpmEnv::counter_check() {
          model_.port_fault_moved());
   expect("pf_qpcs_read (vs QPC slots the model's PORT_FAULTs scanned)", value("pf_qpcs_read"),
          model_.port_fault_scanned());
+  // The EQ's high-water mark, against its fill level sampled every cycle (a backdoor: the
+  // ports show events leaving the queue, not entering it).
+  expect("eq_high_water (vs the EQ's fullest, sampled every cycle)", value("eq_high_water"),
+         eq_fill_max_);
+  if (trap_agent_) {
+    expect("trap_requests (vs questions the trap agent was asked)", value("trap_requests"),
+           trap_agent_->questions());
+    if (value("trap_timeouts") < trap_agent_->silences()) {
+      problems.push_back(fmt::format("trap_timeouts: {} but the agent never answered {} questions",
+                                     value("trap_timeouts"), trap_agent_->silences()));
+    }
+  } else {
+    for (const char *name : {"trap_requests", "trap_timeouts", "trap_rejected", "trap_dropped",
+                             "trap_busy_cycles"}) {
+      expect(name, value(name), 0);
+    }
+  }
   // Counters that depend on timing, bounded by what was seen: every datapath operation
   // and doorbell looks the cache up once at least, or is refused at the limit; a line
   // is evicted only to make room for a miss.
@@ -702,6 +736,12 @@ std::vector<std::string> QpmEnv::counter_check() {
   if (lookups < accesses) {
     problems.push_back(fmt::format("hits + misses + merged + refused: {} but {} datapath "
                                    "operations and doorbells were answered", lookups, accesses));
+  }
+  // MISS_WAITS counts a request once when it waits at the port, and a miss once when
+  // its victim search waits.
+  if (value("miss_waits") > lookups + value("misses")) {
+    problems.push_back(fmt::format("miss_waits: {} but only {} lookups and {} misses",
+                                   value("miss_waits"), lookups, value("misses")));
   }
   if (value("evictions") > value("misses")) {
     problems.push_back(fmt::format("evictions: {} but only {} misses", value("evictions"),

@@ -180,6 +180,8 @@ class QpmEnv {
   const MemoryTraffic &traffic() const { return traffic_; }
   // QPs the model made fatal because a read of their QPC failed (docs/events.md).
   uint64_t qps_made_fatal() const { return qps_made_fatal_; }
+  // The most events the EQ has held at once (its fill level, sampled every cycle).
+  unsigned eq_fill_max() const { return eq_fill_max_; }
 
   // Test backdoor: replace a QP's context in the RTL (cache line or memory) and in the
   // model alike, as the datapath would have left it (SQE, SQD while draining).
@@ -306,6 +308,7 @@ class QpmEnv {
   };
   std::unordered_map<uint32_t, FatalDue> fatal_due_;
   std::vector<std::string> fatal_problems_;
+  unsigned eq_fill_max_ = 0;                       // the EQ's fullest, sampled every cycle
   uint64_t qps_made_fatal_ = 0;                    // ... of which made their QP fatal
   uint64_t cqe_fifo_empty_cycles_ = 0;  // consecutive cycles with the CQE FIFO empty
   bool csr_poll_in_flight_ = false;

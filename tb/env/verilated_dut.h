@@ -86,9 +86,20 @@ class VerilatedDut : public Dut {
   unsigned cqe_fifo_count() const override {
     return top_->rootp->qpm_top__DOT__u_dp_front__DOT__u_cqe_fifo__DOT__count_q;
   }
+  unsigned eq_fifo_count() const override {
+    return top_->rootp->qpm_top__DOT__u_dp_front__DOT__u_eq_fifo__DOT__count_q;
+  }
   std::optional<uint32_t> doorbell_done() const override {
+    if (!top_->rootp->qpm_top__DOT__u_dp_front__DOT__rsp_db) return std::nullopt;
+    return answer_qpn();
+  }
+  std::optional<uint32_t> dp_done() const override {
+    if (!top_->rootp->qpm_top__DOT__u_dp_front__DOT__rsp_dp) return std::nullopt;
+    return answer_qpn();
+  }
+  // The QPN of the QP cache's answer to the datapath front in this cycle.
+  uint32_t answer_qpn() const {
     auto *root = top_->rootp;
-    if (!root->qpm_top__DOT__u_dp_front__DOT__rsp_db) return std::nullopt;
     // The answer is a dp_exec_rsp_t; its dp_rsp_t is the low kDpRspBits bits.
     BitVec rsp(kDpRspBits);
     for (unsigned b = 0; b < kDpRspBits; b += 32) {

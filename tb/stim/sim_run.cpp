@@ -108,6 +108,11 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
                  "that do not exist, stale epochs, bad op codes) on QPNs outside the pairs")
       ->check(CLI::Range(0.0, 0.9))
       ->capture_default_str();
+  app.add_option("--flush-storm", o.flush_storm,
+                 "transport, pressure: chance per cycle of a doorbell on a QP in ERR or SQE "
+                 "outside the pairs (flush work renewed while its flush runs)")
+      ->check(CLI::Range(0.0, 0.5))
+      ->capture_default_str();
   app.add_option("--loss", o.loss, "transport: chance a packet is lost on the fabric")
       ->check(CLI::Range(0.0, 0.5))
       ->capture_default_str();
@@ -197,6 +202,7 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
         "--short-rq {} --bad-qkey {} --access-fault {} --local-err {}",
         o.pairs, o.hostile_rate, o.loss, o.dup, o.reorder, o.peer_nak, o.short_rq, o.bad_qkey,
         o.access_fault, o.local_err);
+    if (o.flush_storm > 0.0) line += fmt::format(" --flush-storm {}", o.flush_storm);
   }
   return line;
 }

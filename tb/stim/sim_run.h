@@ -69,6 +69,9 @@ struct SimOptions {
   double bad_qkey = 0.01;       // transport: UD sends with a wrong Q_Key
   double access_fault = 0.05;   // transport: RC QPs brought up without a remote access flag
   double local_err = 0.001;     // transport: UC/UD READs posted
+  // transport, pressure: chance per cycle of a doorbell (1 to 8 WQEs) on a QP in ERR or
+  // SQE outside the pairs, so its flush is renewed while it runs (0: none).
+  double flush_storm = 0.0;
 };
 // qpm_sim's defaults where they differ from SimOptions{} (which the tests use): a mix of
 // commands, datapath operations and doorbells with back-pressure on every stream.

@@ -111,8 +111,8 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
            !touched(qpn);
   };
   // Not to a QP in ERR or SQE: there each doorbell is flush work at once, and a stream
-  // of them starves the flush of other QPs (a known liveness bug: docs/verification.md;
-  // a doorbell storm on flushing QPs is a pressure profile of its own, still to come).
+  // of them starves the flush of other QPs (a known liveness bug: docs/verification.md);
+  // the doorbell storm on flushing QPs is a pressure knob of its own (--flush-storm).
   auto flushing = [&](uint32_t qpn) {
     if (!env.model().qpc_address(qpn)) return false;
     const Qpc &q = env.model().qpc(qpn);
@@ -121,6 +121,11 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   };
   auto hostile_db_ok = [&](uint32_t qpn) {
     return owned_set.count(qpn) == 0 && db_ok(qpn) && !flushing(qpn);
+  };
+  // The flush-storm pressure (--flush-storm): doorbells on exactly those QPs, each a
+  // renewal of a flush that may be running.
+  auto storm_ok = [&](uint32_t qpn) {
+    return owned_set.count(qpn) == 0 && db_ok(qpn) && flushing(qpn);
   };
   auto view = [&](uint32_t qpn) {
     TransportModel::QpStatus st;
@@ -137,13 +142,15 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   stim.set_max_pinned(16);
 
   std::bernoulli_distribution hostile_draw(o.hostile_rate), hostile_db_draw(o.hostile_rate / 200),
-      stress_draw(o.reset_stress), destroy_draw(0.3);
+      stress_draw(o.reset_stress), destroy_draw(0.3), storm_draw(o.flush_storm);
+  std::uniform_int_distribution<uint16_t> storm_count(1, 8);
   uint64_t cmds = 0, seen = 0, last_progress = env.tb().cycles();
   // The datapath alone keeps a run progressing: a command that never answers is caught
   // on its own. The bound is wide: a command that waits for its QP's flush waits for
   // every completion the QP owes, at one flush step per 65 cycles under a saturated
   // datapath (docs/datapath.md), and each step may miss (the liveness issue's item 5).
   constexpr uint64_t kCmdStuckTimeouts = 10;
+  constexpr size_t kStormOwedLimit = 64;
   uint64_t cmds_answered = 0, last_cmd_progress = env.tb().cycles();
 
   bool stopped = false;
@@ -219,7 +226,18 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
       env.push_dp(*r);
     }
     if (env.doorbells().awaiting_counter() == 0) {
-      if (!stopped && hostile_db_draw(rng)) {
+      std::optional<uint32_t> storm_qpn;
+      // (No draw at all when off.) The storm keeps the flush engines busy, renewing
+      // flushes that run, but stops adding work while 64 completions are owed: flush
+      // work beyond what the engines drain under a saturated datapath starves the
+      // commands that wait for a flush, a known liveness limit (docs/errors.md).
+      if (!stopped && o.flush_storm > 0.0 && storm_draw(rng) &&
+          env.cqes().outstanding() < kStormOwedLimit) {
+        storm_qpn = hostile.pick_qpn(storm_ok, true);
+      }
+      if (storm_qpn) {
+        env.push_doorbell(Doorbell{*storm_qpn, (rng() & 1) != 0, storm_count(rng)});
+      } else if (!stopped && hostile_db_draw(rng)) {
         if (const std::optional<uint32_t> qpn = hostile.pick_qpn(hostile_db_ok, true)) {
           env.push_doorbell(hostile.doorbell(*qpn, env.dp_in_flight(*qpn)));
         }
