@@ -66,8 +66,12 @@ bench-scale: build
 	gnuplot -e "csv='$(BUILD)/bench/scale.csv'; out='$(BUILD)/bench'" scripts/plot_scale.gp
 	@echo "bench-scale: $(BUILD)/bench/scale.csv, $(BUILD)/bench/scale_hit_rate.png, $(BUILD)/bench/scale_ops_per_cycle.png"
 
+# The directed tests write their functional coverage to build/fcov-tests (one file per
+# test process, tests/fcov_listener.cpp); make regress adds it to the nightly's report.
 test: build
-	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --output-junit junit.xml
+	rm -rf $(BUILD)/fcov-tests
+	cd $(BUILD) && QPM_FCOV_DIR=$(abspath $(BUILD))/fcov-tests ctest -j $(JOBS) \
+	  --output-on-failure --output-junit junit.xml
 
 # Modules of rtl/files.f that qpm_top does not instantiate yet: a run with --top-module
 # qpm_top never elaborates them, so each is linted as a top of its own.
@@ -124,7 +128,8 @@ regress-build: $(COV_BUILD)/CMakeCache.txt
 regress: regress-build
 	python3 scripts/regress.py --seeds $(SEEDS) --jobs $(JOBS) --build $(COV_BUILD) \
 	  --out $(REGRESS_OUT) $(SEED_ARG) $(if $(SHARD),--shard $(SHARD)) \
-	  $(if $(BASE_SEED),--base-seed $(BASE_SEED)) $(REGRESS_ARGS)
+	  $(if $(BASE_SEED),--base-seed $(BASE_SEED)) --suite-fcov $(BUILD)/fcov-tests \
+	  $(REGRESS_ARGS)
 
 # CI: one seed of every run-list entry (15 runs) on the normal build, without the
 # coverage build (which the nightly pays for).

@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 import regress_lib as lib
 
@@ -82,6 +82,9 @@ def parse_args(argv):
     p.add_argument("--timeout", type=positive_int, default=RUN_TIMEOUT_S,
                    help=f"seconds before a run is killed ({RUN_TIMEOUT_S})")
     p.add_argument("--no-coverage", action="store_true", help="skip the coverage merges")
+    p.add_argument("--suite-fcov", type=Path, metavar="DIR",
+                   help="also merge the directed tests' fcov-*.json from DIR (make test "
+                        "writes them to build/fcov-tests)")
     args = p.parse_args(argv)
     if args.base_seed is None:
         args.base_seed = default_base_seed()
@@ -252,11 +255,14 @@ def suite_properties(args) -> dict:
     return props
 
 
-def report_coverage(runs: List[lib.Run], out: Path, gate: bool) -> Tuple[List[str], List[str]]:
+def report_coverage(runs: List[lib.Run], out: Path, gate: bool,
+                    suite_fcov: Optional[Path] = None) -> Tuple[List[str], List[str]]:
     """The coverage report lines, and the coverage gate's problems (with gate)."""
     run_dirs = [out / "runs" / run.name for run in runs]
     dat_files = sorted(f for d in run_dirs for f in d.glob("coverage-*.dat"))
     fcov_files = [d / "fcov.json" for d in run_dirs if (d / "fcov.json").exists()]
+    if suite_fcov is not None and suite_fcov.is_dir():
+        fcov_files += sorted(suite_fcov.glob("fcov-*.json"))
     fcov_line, problems = lib.report_functional_coverage(fcov_files, out, gate)
     return [lib.merge_line_coverage(dat_files, out / "coverage"), fcov_line], problems
 
@@ -303,7 +309,7 @@ def main(argv=None) -> int:
     if not args.no_coverage:
         print("merging coverage", flush=True)
     coverage, gate_problems = ([], []) if args.no_coverage else report_coverage(
-        runs, args.out, full_matrix(args))
+        runs, args.out, full_matrix(args), args.suite_fcov)
     reports = [f"junit: {lib.display_path(args.out / 'junit.xml')}, logs: "
                f"{lib.display_path(args.out / 'runs')}/<name>/log.txt"]
     summary = lib.format_summary(results, header, reports + coverage)

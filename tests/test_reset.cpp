@@ -112,6 +112,16 @@ TEST_CASE("a reset with a DMA mid-burst waits for its DMA_END: the QP's operatio
   CHECK(r.verdict == Verdict::Drop);
   CHECK(r.drop == DropReason::Quiesce);
   CHECK(r.epoch == e0);  // the old incarnation still answers
+  // So does every other operation but DMA_END (SPEC §10), each with its own epoch.
+  for (const DpOp op : {DpOp::RxRespDone, DpOp::TxWqe, DpOp::RxAck, DpOp::RxNak, DpOp::RnrNak,
+                        DpOp::Timeout, DpOp::DmaBegin}) {
+    INFO("operation " << static_cast<int>(op));
+    DpRequest req = plain(op, kQ);
+    req.epoch = e0;
+    r = answer(env, req);
+    CHECK(r.verdict == Verdict::Drop);
+    CHECK(r.drop == DropReason::Quiesce);
+  }
   env.push_doorbell(rq_db(kQ, 1));  // refused: checked by the db_refused counter below
   env.run_cycles(50);
 
@@ -143,7 +153,7 @@ TEST_CASE("a reset with a DMA mid-burst waits for its DMA_END: the QP's operatio
   CHECK(env.read_csr(csr::kResetTimeout) == 4096);
   CHECK(csr_counter(env, "resets_waited") == 1);
   CHECK(csr_counter(env, "resets_forced") == 0);
-  CHECK(csr_counter(env, "drop_quiesce") == 1);
+  CHECK(csr_counter(env, "drop_quiesce") == 8);
   CHECK(csr_counter(env, "db_refused") == 1);
   require_final_check_clean(env);
 }

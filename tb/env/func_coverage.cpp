@@ -71,7 +71,7 @@ const std::vector<DpAnswers> &dp_answers() {
       {"RX_NAK", {V::Fatal, V::Drop}, {D::NoQp, D::Type, D::State, D::Count, D::Stale, D::Quiesce}},
       {"DMA_BEGIN", {V::Accept, V::Drop}, {D::NoQp, D::Stale, D::Count, D::Quiesce}},
       {"DMA_END", {V::Accept, V::Drop}, {D::NoQp, D::Stale, D::Count}},
-      {"UNKNOWN", {V::Drop}, {D::NoQp, D::Opcode}},
+      {"UNKNOWN", {V::Drop}, {D::NoQp, D::Opcode, D::Quiesce}},  // the fence comes first
   };
   return answers;
 }
@@ -261,6 +261,11 @@ std::vector<std::string> FuncCoverage::unhit() const {
     if (count == 0) out.push_back(name);
   }
   return out;
+}
+
+void FuncCoverage::merge(const FuncCoverage &other) {
+  for (const auto &[name, count] : other.bins_) bins_[name] += count;
+  for (const auto &[name, count] : other.undeclared_) undeclared_[name] += count;
 }
 
 std::string FuncCoverage::to_json() const {

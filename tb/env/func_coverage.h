@@ -63,6 +63,9 @@ class FuncCoverage {
   // The CSR counters at the end of a run, in kCounterNames order with their names.
   void sample_counters(const std::vector<const char *> &names, const std::vector<uint32_t> &values);
 
+  // Adds another run's counts (the same plan: every declared bin is in both).
+  void merge(const FuncCoverage &other);
+
   const std::map<std::string, uint64_t> &bins() const { return bins_; }
   const std::map<std::string, uint64_t> &undeclared() const { return undeclared_; }
   std::vector<std::string> unhit() const;

@@ -161,7 +161,10 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
     for (uint32_t i = 0; i < (cfg.qpn_limit >> cfg.page_bits); ++i) all.push_back(i);
     map_pages(all);
   }
+  if (suite_coverage_) set_coverage(suite_coverage_);
 }
+
+FuncCoverage *QpmEnv::suite_coverage_ = nullptr;
 
 void QpmEnv::on_qpc_read_done(uint64_t addr, bool error, uint32_t id) {
   // Only a miss register's QPC read makes a QP fatal (the maintenance engine's reads of

@@ -193,6 +193,10 @@ class QpmEnv {
   const Response &last_expected() const { return user_expected_; }
   // Functional coverage of everything answered from now on (nullptr: none).
   void set_coverage(FuncCoverage *coverage);
+  FuncCoverage *coverage() const { return coverage_; }
+  // Every QpmEnv made from now on samples into `coverage` (nullptr: none): how the
+  // directed tests write their bins (tests/fcov_listener.cpp).
+  static void set_suite_coverage(FuncCoverage *coverage) { suite_coverage_ = coverage; }
   // Called with every datapath answer and the request it answers, after the scoreboard
   // has judged it: what a transport engine sees (tb/stim/transport.h). Empty: none.
   using DpListener = std::function<void(const DpRequest &, const DpResponse &)>;
@@ -290,6 +294,7 @@ class QpmEnv {
   Housekeeping housekeeping_;
   MemoryTraffic traffic_;
   FuncCoverage *coverage_ = nullptr;
+  static FuncCoverage *suite_coverage_;
   std::deque<Pushed> pushed_;                        // commands queued or in flight
   std::unordered_map<uint32_t, size_t> cmd_qpns_;    // ... by QPN
   std::array<int64_t, 256> dp_tag_qpn_;              // QPN of the operation with a tag, -1

@@ -454,6 +454,7 @@ SimResult run_random(const SimOptions &o, QpmEnv &env) {
   RandomStimulus stim(env.rng(), env.model(), so);
   if (large_qpn_space(o)) env.map_pages(stim.pages());
   SimResult r;
+  FuncCoverage *outer = env.coverage();  // the directed tests' (QpmEnv::set_suite_coverage)
   env.set_coverage(&r.coverage);
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t c0 = env.tb().cycles();
@@ -467,9 +468,10 @@ SimResult run_random(const SimOptions &o, QpmEnv &env) {
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.cycles = env.tb().cycles() - c0;
   r.problems = env.final_check();
-  env.set_coverage(nullptr);
+  env.set_coverage(outer);
   r.counters = env.read_counters();
   r.coverage.sample_counters(kCounterNames, r.counters);
+  if (outer) outer->merge(r.coverage);
   return r;
 }
 
