@@ -68,11 +68,12 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
     fmt::print("  transport   {} pairs: {} WQEs posted, {} issued (RC {} READ, {} ATOMIC; {} "
                "acknowledged), {} packets ({} lost, {} duplicated, {} reordered), {} WQEs sent "
                "again, {} acknowledgements, {} DMAs, {} SQ drains (RTS -> SQD -> RTS), {} pairs "
-               "brought up again, {} resets beside traffic\n",
+               "brought up again, {} resets beside traffic, {} commands beside traffic ({} met "
+               "their QP's operations)\n",
                r.tp_pairs, r.tp_wqes_posted, r.tp_wqes_issued, r.tp_reads_issued,
                r.tp_atomics_issued, r.tp_reads_acked, r.tp_packets, r.tp_lost, r.tp_duplicated,
                r.tp_reordered, r.tp_retransmits, r.tp_acks, r.tp_dmas, r.tp_sq_drains, r.tp_recoveries,
-               r.tp_stress_resets);
+               r.tp_stress_resets, r.tp_side_commands, r.tp_side_met);
   }
   if (o.reset_stress > 0.0) {
     auto count = [&](const char *name) { return counters[qpm::counter_index(name)]; };

@@ -190,7 +190,7 @@ void DpScoreboard::on_response(const DpResponse &actual) {
   const std::string diff = difference(expected, actual);
   if (!diff.empty())
     mismatch(p, expected, actual, diff);
-  if (fence_) fence_->after_op(qpn, outstanding(qpn) != 0);
+  if (fence_) fence_->after_op(qpn, outstanding(qpn) != 0 || (held_ && held_(qpn)));
   apply_doorbells(qpn);
 }
 

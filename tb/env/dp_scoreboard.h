@@ -96,8 +96,12 @@ class DpScoreboard {
   DpScoreboard(GoldenModel &model, EventChecker &events) : model_(model), events_(events) {}
 
   void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
-  // Places resets sent beside the operations of their QPN (reset_fence.h).
-  void set_reset_fence(ResetFence *fence) { fence_ = fence; }
+  // Places resets sent beside the operations of their QPN (reset_fence.h); held(qpn):
+  // operations or commands of qpn answered but not yet in the model (command_placer.h).
+  void set_reset_fence(ResetFence *fence, std::function<bool(uint32_t)> held) {
+    fence_ = fence;
+    held_ = std::move(held);
+  }
   // A request taken by the datapath port, decoded from the pins.
   void on_accept(const DpRequest &req);
   void on_response(const DpResponse &actual);
@@ -154,6 +158,7 @@ class DpScoreboard {
   EventChecker &events_;
   FuncCoverage *coverage_ = nullptr;
   ResetFence *fence_ = nullptr;
+  std::function<bool(uint32_t)> held_;
   DoorbellApplied applied_;
   std::unordered_map<uint32_t, std::deque<Pending>> by_qpn_;
   std::unordered_map<uint8_t, uint32_t> by_tag_;  // tag -> QPN of the operation in flight

@@ -143,6 +143,8 @@ class Dut {
   // ... and of a datapath operation the QP cache answered in this cycle.
   virtual std::optional<uint32_t> dp_done() const = 0;
   virtual std::optional<uint32_t> fatal_fill() const = 0;
+  // ... and whether the command unit is in Execute (deciding on the context it read).
+  virtual bool cmd_executing() const = 0;
   // AXI4 memory port (qpm_top is the master)
   virtual AxiMasterOut mem_out() const = 0;
   virtual void set_mem_in(const AxiSlaveOut &in) = 0;

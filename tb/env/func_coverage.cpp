@@ -174,8 +174,11 @@ FuncCoverage::FuncCoverage() {
     bins_[w] = 0;
   }
   // Commands that meet traffic: a command answered while datapath operations of its own
-  // QPN were in flight, and SYNC_CACHE while any were.
-  for (const char *b : {"busy.MODIFY_QP", "busy.DESTROY_QP", "under_traffic.SYNC_CACHE"}) {
+  // QPN were in flight, and SYNC_CACHE while any were; the order of the answers of a
+  // command and the operations of its QPN on the ports (command_placer.h).
+  for (const char *b : {"busy.MODIFY_QP", "busy.DESTROY_QP", "busy.QUERY_QP", "busy.PIN_QP",
+                        "busy.UNPIN_QP", "under_traffic.SYNC_CACHE", "placed.command_waited",
+                        "placed.ops_waited"}) {
     bins_[b] = 0;
   }
 }
@@ -217,10 +220,16 @@ void FuncCoverage::sample_dp(const DpRequest &req, const DpResponse &rsp, const 
 
 void FuncCoverage::sample_busy(const Command &cmd, bool own_traffic, bool any_traffic) {
   if (cmd.use_raw_op) return;
-  if (own_traffic && (cmd.op == Opcode::ModifyQp || cmd.op == Opcode::DestroyQp)) {
+  if (own_traffic && (cmd.op == Opcode::ModifyQp || cmd.op == Opcode::DestroyQp ||
+                      cmd.op == Opcode::QueryQp || cmd.op == Opcode::PinQp ||
+                      cmd.op == Opcode::UnpinQp)) {
     hit(fmt::format("busy.{}", opcode_name(cmd.opcode_byte())));
   }
   if (any_traffic && cmd.op == Opcode::SyncCache) hit("under_traffic.SYNC_CACHE");
+}
+
+void FuncCoverage::sample_placement(bool command_waited) {
+  hit(command_waited ? "placed.command_waited" : "placed.ops_waited");
 }
 
 void FuncCoverage::sample_event(const std::string &source, const Event &e) {

@@ -54,6 +54,10 @@ class FuncCoverage {
   void sample_dp(const DpRequest &req, const DpResponse &rsp, const Qpc *before);
   // A command answered: whether operations of its QPN, or any, were in flight.
   void sample_busy(const Command &cmd, bool own_traffic, bool any_traffic);
+  // A command that met operations of its QP (command_placer.h): its answer came before
+  // theirs although they precede it (command_waited), or operations it precedes were
+  // answered before it (ops_waited).
+  void sample_placement(bool command_waited);
   // An event raised by source (an operation name, or MODIFY_QP).
   void sample_event(const std::string &source, const Event &e);
   // A completion taken off the CQE port.

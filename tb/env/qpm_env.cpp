@@ -66,6 +66,15 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       reset_fence_(model_,
                    [this](uint64_t i, const Command &c, const Qpc &before, const Response &e,
                           const Response &a) { scoreboard_.judge(i, c, before, e, a); }),
+      placer_(
+          model_,
+          [this](uint64_t i, const Command &c, const Qpc &before, const Response &e,
+                 const Response &a) {
+            scoreboard_.judge(i, c, before, e, a);
+            user_expected_ = e;
+          },
+          [this](const DpResponse &r) { dp_scoreboard_.on_response(r); },
+          [this](const Command &c) { after_command(c); }),
       doorbells_(
           model_, opt.timeout_cycles),
       dp_driver_(dp_rng_, dp_request_pins(), opt.dp_idle_prob),
@@ -87,9 +96,11 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       housekeeping_(*this) {
   dp_tag_qpn_.fill(-1);
   eqe_sink_.hold_after_each(opt.eqe_hold);
-  scoreboard_.set_reset_fence(&reset_fence_,
-                              [this](uint32_t qpn) { return dp_scoreboard_.outstanding(qpn) != 0; });
-  dp_scoreboard_.set_reset_fence(&reset_fence_);
+  scoreboard_.set_reset_fence(&reset_fence_, [this](uint32_t qpn) {
+    return dp_scoreboard_.outstanding(qpn) != 0 || placer_.busy(qpn);
+  });
+  scoreboard_.set_placer(&placer_);
+  dp_scoreboard_.set_reset_fence(&reset_fence_, [this](uint32_t qpn) { return placer_.busy(qpn); });
   // With read errors a fill can make a QP fatal while a doorbell of it waits on that
   // fill: the doorbell then goes into the model once answered (after the fault).
   dp_scoreboard_.set_wait_for_execution(opt.mem.read_error_rate > 0.0);
@@ -227,7 +238,11 @@ void QpmEnv::sample_probes() {
     answered(*qpn, "doorbell");
     if (doorbells_.order_known()) dp_scoreboard_.on_doorbell_executed(*qpn);
   }
-  if (const auto qpn = dut.dp_done()) answered(*qpn, "datapath operation");
+  if (const auto qpn = dut.dp_done()) {
+    answered(*qpn, "datapath operation");
+    placer_.on_cache_answer(*qpn);
+  }
+  if (dut.cmd_executing()) placer_.on_execute();
   for (auto it = fatal_due_.begin(); it != fatal_due_.end();) {
     if (tb_.cycles() - it->second.cycle > kFatalFillCycles) {
       if (it->second.certain) {
@@ -339,8 +354,8 @@ void QpmEnv::on_response(const Response &rsp) {
     }
   }
   if (!pushed || !pushed->probe) {
-    user_response_ = scoreboard_.last_response();
-    user_expected_ = scoreboard_.last_expected();
+    user_response_ = rsp;
+    user_expected_ = scoreboard_.last_expected();  // a placed command's: when it runs
   }
   if (rsp.status == Status::Ok) {
     if (change.unmap_on_ok) memory_.unmap_region(*change.unmap_on_ok);
@@ -350,14 +365,25 @@ void QpmEnv::on_response(const Response &rsp) {
 }
 
 void QpmEnv::on_dp_response(const DpResponse &rsp) {
-  dp_scoreboard_.on_response(rsp);
   const int64_t qpn = dp_tag_qpn_[rsp.tag];
-  if (qpn < 0) return;  // no such tag in flight: the scoreboard has reported it
+  if (qpn < 0) {
+    dp_scoreboard_.on_response(rsp);  // no such tag in flight: the scoreboard reports it
+    return;
+  }
   dp_tag_qpn_[rsp.tag] = -1;
   --dp_tags_in_use_;
   auto it = dp_qpns_.find(static_cast<uint32_t>(qpn));
   if (it != dp_qpns_.end() && --it->second == 0) dp_qpns_.erase(it);
+  // Into the model now, or behind a command its QPN met (command_placer.h).
+  placer_.on_op_answer(static_cast<uint32_t>(qpn), rsp);
   if (dp_listener_) dp_listener_(dp_tag_req_[rsp.tag], rsp);
+}
+
+void QpmEnv::after_command(const Command &cmd) {
+  for (const Event &e : model_.take_events()) events_.expect(e, opcode_name(cmd.opcode_byte()));
+  take_model_cqes();
+  const uint32_t qpn = cmd.qpn & kPsnMask;
+  reset_fence_.after_op(qpn, dp_scoreboard_.outstanding(qpn) != 0 || placer_.busy(qpn));
 }
 
 void QpmEnv::push_command(const Command &cmd) {
@@ -407,7 +433,7 @@ bool QpmEnv::idle() const {
   return driver_.idle() && pushed_.empty() && scoreboard_.outstanding() == 0 &&
          dp_driver_.idle() && dp_tags_in_use_ == 0 && db_driver_.idle() &&
          doorbells_.pending() == 0 && events_.outstanding() == 0 && cqes_.outstanding() == 0 &&
-         !tb_.dut().flush_busy();
+         placer_.idle() && !tb_.dut().flush_busy();
 }
 
 void QpmEnv::take_model_cqes() {
@@ -418,6 +444,7 @@ void QpmEnv::set_coverage(FuncCoverage *coverage) {
   coverage_ = coverage;
   scoreboard_.set_coverage(coverage);
   dp_scoreboard_.set_coverage(coverage);
+  placer_.set_coverage(coverage);
   doorbells_.set_coverage(coverage);
   events_.set_coverage(coverage);
   cqes_.set_coverage(coverage);

@@ -18,6 +18,7 @@
 #include "axi_memory.h"
 #include "axil_master.h"
 #include "command_agent.h"
+#include "command_placer.h"
 #include "cqe_checker.h"
 #include "doorbell_tracker.h"
 #include "dp_scoreboard.h"
@@ -27,7 +28,6 @@
 #include "stream_checker.h"
 #include "trap_agent.h"
 #include "testbench.h"
-#include "trap_agent.h"
 
 namespace qpm {
 
@@ -206,6 +206,7 @@ class QpmEnv {
   Scoreboard &scoreboard() { return scoreboard_; }
   DpScoreboard &dp_scoreboard() { return dp_scoreboard_; }
   const ResetFence &reset_fence() const { return reset_fence_; }
+  const CommandPlacer &placer() const { return placer_; }
   EventChecker &events() { return events_; }
   CqeChecker &cqes() { return cqes_; }
   const TrapAgent *trap_agent() const { return trap_agent_.get(); }
@@ -257,6 +258,9 @@ class QpmEnv {
   uint64_t error_mark() const;
   void on_response(const Response &rsp);
   void on_dp_response(const DpResponse &rsp);
+  // The model ran a command (now or where the placer placed it): what it emitted goes to
+  // the checkers, and a reset waiting behind it may now run.
+  void after_command(const Command &cmd);
   void housekeeping();
   // The completions the model predicted since the last call, to the CQE checker.
   void take_model_cqes();
@@ -281,6 +285,7 @@ class QpmEnv {
   CqeChecker cqes_;
   DpScoreboard dp_scoreboard_;
   ResetFence reset_fence_;
+  CommandPlacer placer_;
   DoorbellTracker doorbells_;
   StreamDriver dp_driver_;
   StreamMonitor dp_monitor_;

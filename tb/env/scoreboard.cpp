@@ -9,6 +9,7 @@ namespace qpm {
 
 void Scoreboard::on_accept(const Command &cmd) {
   if (fence_) fence_->on_accept(accepted_, cmd);
+  if (placer_) placer_->on_accept(accepted_, cmd);
   expected_.push_back({accepted_++, cmd, read_errors_()});
 }
 
@@ -20,11 +21,14 @@ void Scoreboard::on_response(const Response &actual) {
   }
   Pending p = expected_.front();
   expected_.pop_front();
+  const bool memory_error =
+      actual.status == Status::IntErr && error_could_hit_(p.cmd, p.read_errors_at_accept);
+  if (placer_ && placer_->on_response(p.index, p.cmd, actual, memory_error)) {
+    return;  // the placer judges it where the probes place it
+  }
   if (fence_ && fence_->on_response(p.index, p.cmd, actual, ops_in_flight_(p.cmd.qpn & kPsnMask))) {
     return;  // the fence judges it where the datapath's answers place it
   }
-  const bool memory_error =
-      actual.status == Status::IntErr && error_could_hit_(p.cmd, p.read_errors_at_accept);
   const Qpc before = model_.qpc_address(p.cmd.qpn) ? model_.qpc(p.cmd.qpn) : Qpc{};
   const Response expected = model_.execute(p.cmd, memory_error);
   judge(p.index, p.cmd, before, expected, actual);

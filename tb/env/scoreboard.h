@@ -19,6 +19,7 @@
 
 #include "func_coverage.h"
 #include "golden_model.h"
+#include "command_placer.h"
 #include "reset_fence.h"
 
 namespace qpm {
@@ -52,6 +53,9 @@ class Scoreboard {
     fence_ = fence;
     ops_in_flight_ = std::move(ops_in_flight);
   }
+  // QP commands sent beside their QP's datapath operations (command_placer.h): the placer
+  // runs them where the probes place them.
+  void set_placer(CommandPlacer *placer) { placer_ = placer; }
   // Compares the model's expected answer to command number index with the RTL's, and
   // counts it (before: the QPC the model ran it on, for coverage).
   void judge(uint64_t index, const Command &cmd, const Qpc &before, const Response &expected,
@@ -81,6 +85,7 @@ class Scoreboard {
   GoldenModel &model_;
   FuncCoverage *coverage_ = nullptr;
   ResetFence *fence_ = nullptr;
+  CommandPlacer *placer_ = nullptr;
   std::function<bool(uint32_t)> ops_in_flight_;
   std::function<uint64_t()> read_errors_;
   std::function<bool(const Command &, uint64_t)> error_could_hit_;

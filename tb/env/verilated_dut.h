@@ -20,6 +20,8 @@ namespace qpm {
 template <class V>
 class VerilatedDut : public Dut {
  public:
+  // qpm_cmd_unit's fsm_e (rtl/cmd/qpm_cmd_unit.sv)
+  static constexpr unsigned kCmdUnitExecute = 4;
   VerilatedDut(VerilatedContext *ctx, uint32_t sets, uint32_t ways)
       : top_(std::make_unique<V>(ctx, "TOP")), sets_(sets), ways_(ways) {
     // The datapath, doorbell and EQE streams idle until an agent drives them.
@@ -106,6 +108,9 @@ class VerilatedDut : public Dut {
       rsp.set(b, std::min(32u, kDpRspBits - b), root->qpm_top__DOT__u_dp_front__DOT__answer[b / 32]);
     }
     return decode_dp_response(rsp).qpn;
+  }
+  bool cmd_executing() const override {
+    return top_->rootp->qpm_top__DOT__u_cmd_unit__DOT__fsm_q == kCmdUnitExecute;
   }
   std::optional<uint32_t> fatal_fill() const override {
     auto *root = top_->rootp;

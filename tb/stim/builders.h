@@ -175,6 +175,16 @@ inline DpRequest dma(DpOp op, uint32_t qpn, uint8_t epoch) {
   return r;
 }
 
+inline Command qp_cmd(Opcode op, uint32_t qpn) {
+  Command c;
+  c.op = op;
+  c.qpn = qpn;
+  return c;
+}
+inline Command query_cmd(uint32_t qpn) { return qp_cmd(Opcode::QueryQp, qpn); }
+inline Command pin_cmd(uint32_t qpn) { return qp_cmd(Opcode::PinQp, qpn); }
+inline Command unpin_cmd(uint32_t qpn) { return qp_cmd(Opcode::UnpinQp, qpn); }
+
 inline Doorbell sq_db(uint32_t qpn, uint16_t count) { return Doorbell{qpn, false, count}; }
 inline Doorbell rq_db(uint32_t qpn, uint16_t count) { return Doorbell{qpn, true, count}; }
 

@@ -113,6 +113,11 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
                  "outside the pairs (flush work renewed while its flush runs)")
       ->check(CLI::Range(0.0, 0.5))
       ->capture_default_str();
+  app.add_option("--meet-rate", o.meet_rate,
+                 "transport: chance that a free command slot goes to a QUERY, a MODIFY RTS -> "
+                 "RTS or a PIN/UNPIN to a running pair's QP beside its traffic (on top of --cmds)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   app.add_option("--loss", o.loss, "transport: chance a packet is lost on the fabric")
       ->check(CLI::Range(0.0, 0.5))
       ->capture_default_str();
@@ -203,6 +208,7 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
         o.pairs, o.hostile_rate, o.loss, o.dup, o.reorder, o.peer_nak, o.short_rq, o.bad_qkey,
         o.access_fault, o.local_err);
     if (o.flush_storm > 0.0) line += fmt::format(" --flush-storm {}", o.flush_storm);
+    line += fmt::format(" --meet-rate {}", o.meet_rate);
   }
   return line;
 }

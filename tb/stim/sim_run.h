@@ -72,6 +72,10 @@ struct SimOptions {
   // transport, pressure: chance per cycle of a doorbell (1 to 8 WQEs) on a QP in ERR or
   // SQE outside the pairs, so its flush is renewed while it runs (0: none).
   double flush_storm = 0.0;
+  // transport: the chance that a free command slot goes to a command (QUERY, MODIFY
+  // RTS -> RTS, PIN/UNPIN) to a running pair's QP beside its traffic (0: none); these
+  // come on top of --cmds.
+  double meet_rate = 0.1;
 };
 // qpm_sim's defaults where they differ from SimOptions{} (which the tests use): a mix of
 // commands, datapath operations and doorbells with back-pressure on every stream.
@@ -101,6 +105,9 @@ struct SimResult {
            tp_duplicated = 0, tp_reordered = 0, tp_retransmits = 0, tp_acks = 0,
            tp_recoveries = 0, tp_dmas = 0, tp_stress_resets = 0, tp_reads_issued = 0,
            tp_atomics_issued = 0, tp_reads_acked = 0, tp_sq_drains = 0;
+  // --meet-rate: commands sent beside their QP's traffic, and the commands that met
+  // operations of their QP (the answers of one came first and the other waited).
+  uint64_t tp_side_commands = 0, tp_side_met = 0;
   FuncCoverage coverage;
 };
 

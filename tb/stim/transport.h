@@ -91,6 +91,12 @@ class TransportModel {
   // The next bring-up command, for a QPN ready(qpn) allows.
   std::optional<Command> next_command(const QpnFilter &ready);
 
+  // Software's command beside the traffic (--meet-rate), for a QP that runs with nothing
+  // of its own software queued: a QUERY_QP, a MODIFY_QP RTS -> RTS that writes again the
+  // access flags (RC, UC) or Q_Key (UD) the QP has (an RC QP's min_rnr_timer anew), or,
+  // pin: an UNPIN_QP of a QP pinned here (pinned), else a PIN_QP. None otherwise.
+  std::optional<Command> side_command(uint32_t qpn, bool pin, bool pinned);
+
   bool owns(uint32_t qpn) const;
   const std::vector<uint32_t> &qpns() const { return qpns_; }
   uint32_t port_of(uint32_t qpn) const;

@@ -26,7 +26,11 @@ namespace qpm {
 // - under --reset-stress, a drawn command is with that chance a MODIFY to RESET or a
 //   DESTROY of a running pair's QP, sent beside its traffic (which keeps going until the
 //   answers show the QP fenced or gone; the reset fence places the reset among them); the
-//   pair is then brought up again.
+//   pair is then brought up again;
+// - with --meet-rate, software sends a QUERY, a MODIFY RTS -> RTS or a PIN/UNPIN to a
+//   running pair's QP beside its traffic, which keeps going (the command placer puts the
+//   command among the QP's operations where the probes say the RTL did: command_placer.h);
+//   nothing else of the QPN's software (doorbells, its own commands) goes meanwhile.
 void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimResult &result) {
   constexpr size_t kCmdDepth = 2;      // commands queued or in flight
   constexpr size_t kDpInFlight = 48;   // datapath operations sent and not answered
@@ -94,8 +98,10 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
     }
     return (qpn >> page_bits) == global->dir_index;  // MAP_PAGE, UNMAP_PAGE
   };  std::set<uint32_t> stress_resets;  // QPNs with a stress reset sent, until the fence lets go
+  std::set<uint32_t> side_cmds, side_pinned;  // --meet-rate: commands in flight, pins sent
   auto fence_free = [&](uint32_t qpn) {
-    return !env.reset_fence().busy(qpn) && stress_resets.count(qpn) == 0;
+    return !env.reset_fence().busy(qpn) && stress_resets.count(qpn) == 0 &&
+           !env.placer().busy(qpn);
   };
   auto quiet = [&](uint32_t qpn) {
     return env.commands_in_flight(qpn) == 0 && env.dp_in_flight(qpn) == 0 &&
@@ -103,7 +109,9 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   };
   auto command_ok = [&](uint32_t qpn) { return owned_set.count(qpn) == 0 && quiet(qpn); };
   auto dp_ok = [&](uint32_t qpn) {
-    return (env.commands_in_flight(qpn) == 0 || stress_resets.count(qpn) != 0) && !touched(qpn);
+    return (env.commands_in_flight(qpn) == 0 || stress_resets.count(qpn) != 0 ||
+            side_cmds.count(qpn) != 0) &&
+           !touched(qpn);
   };
   auto hostile_ok = [&](uint32_t qpn) { return owned_set.count(qpn) == 0 && dp_ok(qpn); };
   auto db_ok = [&](uint32_t qpn) {
@@ -142,7 +150,8 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   stim.set_max_pinned(16);
 
   std::bernoulli_distribution hostile_draw(o.hostile_rate), hostile_db_draw(o.hostile_rate / 200),
-      stress_draw(o.reset_stress), destroy_draw(0.3), storm_draw(o.flush_storm);
+      stress_draw(o.reset_stress), destroy_draw(0.3), storm_draw(o.flush_storm),
+      side_draw(o.meet_rate), side_pin_draw(0.3);
   std::uniform_int_distribution<uint16_t> storm_count(1, 8);
   uint64_t cmds = 0, seen = 0, last_progress = env.tb().cycles();
   // The datapath alone keeps a run progressing: a command that never answers is caught
@@ -169,12 +178,37 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
       const bool done = env.commands_in_flight(*it) == 0 && !env.reset_fence().busy(*it);
       it = done ? stress_resets.erase(it) : std::next(it);
     }
+    for (auto it = side_cmds.begin(); it != side_cmds.end();) {
+      it = env.commands_in_flight(*it) == 0 ? side_cmds.erase(it) : std::next(it);
+    }
     if (global && !held && env.global_commands_in_flight() == 0) global.reset();  // answered
     const bool global_busy = held || env.global_commands_in_flight() > 0;
     // Commands: the pairs' bring-up first, then the random stream (or a stress reset).
     if (!global_busy && env.commands_in_flight() < kCmdDepth) {
+      std::optional<Command> side;
+      if (!stopped && side_draw(rng)) {
+        // A QP of a running pair, one with operations in flight when there is one.
+        const bool pin = side_pin_draw(rng);
+        std::vector<uint32_t> busy, idle;
+        for (uint32_t qpn : owned) {
+          if (env.commands_in_flight(qpn) != 0 || !fence_free(qpn) || !view(qpn).rts) continue;
+          if (pin && side_pinned.size() >= 2 && side_pinned.count(qpn) == 0) continue;
+          (env.dp_in_flight(qpn) != 0 ? busy : idle).push_back(qpn);
+        }
+        const std::vector<uint32_t> &from = busy.empty() ? idle : busy;
+        if (!from.empty()) {
+          const uint32_t qpn = from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng)];
+          side = tm.side_command(qpn, pin, side_pinned.count(qpn) != 0);
+        }
+      }
       if (const std::optional<Command> c = tm.next_command(quiet)) {
         env.push_command(*c);
+      } else if (side) {
+        env.push_command(*side);
+        side_cmds.insert(side->qpn);
+        if (side->op == Opcode::PinQp) side_pinned.insert(side->qpn);
+        if (side->op == Opcode::UnpinQp) side_pinned.erase(side->qpn);
+        ++result.tp_side_commands;
       } else if (cmds < o.cmds && stress_draw(rng)) {
         std::vector<uint32_t> live;
         for (uint32_t qpn : owned) {
@@ -293,6 +327,7 @@ void run_transport(const SimOptions &o, QpmEnv &env, RandomStimulus &stim, SimRe
   result.tp_atomics_issued = s.atomics_issued;
   result.tp_reads_acked = s.reads_acked;
   result.tp_sq_drains = s.sq_drains;
+  result.tp_side_met = env.placer().met();
 }
 
 }  // namespace qpm

@@ -195,6 +195,30 @@ void TransportModel::drain_step(size_t i, const QpView &view, const QpnFilter &q
   }
 }
 
+std::optional<Command> TransportModel::side_command(uint32_t qpn, bool pin, bool pinned) {
+  const size_t i = index(qpn);
+  const Qp &q = qps_[i];
+  if (stopping_ || !running(i) || q.drain != Drain::None || !pair_commands_[i / 2].empty()) {
+    return std::nullopt;
+  }
+  if (pin) return pinned ? builders::unpin_cmd(qpn) : builders::pin_cmd(qpn);
+  if (chance(0.5)) return builders::query_cmd(qpn);
+  Command attrs = builders::valid_attributes();
+  uint32_t mask = attr::kState;
+  if (is_ud(i)) {
+    attrs.qkey = q.qkey;
+    mask |= attr::kQkey;
+  } else {
+    attrs.qp_access_flags = q.access;
+    mask |= attr::kAccessFlags;
+  }
+  if (is_rc(i) && chance(0.5)) {
+    attrs.min_rnr_timer = pick(0, 31);
+    mask |= attr::kMinRnrTimer;
+  }
+  return builders::modify_cmd(qpn, mask, static_cast<uint32_t>(QpState::Rts), attrs);
+}
+
 std::optional<Command> TransportModel::next_command(const QpnFilter &ready) {
   for (size_t n = 0; n < pair_commands_.size(); ++n) {
     const size_t p = (rr_cmd_ + n) % pair_commands_.size();

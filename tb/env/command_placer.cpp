@@ -1,0 +1,118 @@
+#include "command_placer.h"
+
+#include <stdexcept>
+
+namespace qpm {
+
+bool CommandPlacer::placed_kind(const Command &cmd) {
+  if (cmd.use_raw_op || cmd.qpn > kPsnMask || ResetFence::is_reset(cmd)) return false;
+  switch (cmd.op) {
+    case Opcode::CreateQp:
+    case Opcode::ModifyQp:
+    case Opcode::QueryQp:
+    case Opcode::PinQp:
+    case Opcode::UnpinQp:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void CommandPlacer::on_accept(uint64_t index, const Command &cmd) {
+  Cmd c;
+  c.index = index;
+  c.cmd = cmd;
+  unanswered_.push_back(c);
+}
+
+void CommandPlacer::on_cache_answer(uint32_t qpn) { ++qpns_[qpn].answered; }
+
+void CommandPlacer::on_execute() {
+  if (unanswered_.empty()) return;  // the scoreboard reports an answer without a command
+  Cmd &c = unanswered_.front();
+  if (!placed_kind(c.cmd)) return;
+  c.executed = true;
+  c.mark = qpns_[c.cmd.qpn].answered;  // the last visit counts
+}
+
+bool CommandPlacer::on_response(uint64_t index, const Command &cmd, const Response &actual,
+                                bool memory_error) {
+  if (unanswered_.empty() || unanswered_.front().index != index) {
+    throw std::logic_error("CommandPlacer: answers out of command order");
+  }
+  Cmd c = unanswered_.front();
+  unanswered_.pop_front();
+  // A command that never reached Execute read no context (refused before the cache, or
+  // by it): its answer depends on no operation.
+  if (!placed_kind(cmd) || !c.executed) return false;
+  c.actual = actual;
+  c.memory_error = memory_error;
+  PerQpn &p = qpns_[cmd.qpn];
+  if (p.run < c.mark) {  // answered before operations that precede it
+    if (!c.met) ++met_;
+    if (coverage_) coverage_->sample_placement(true);
+  }
+  p.cmds.push_back(c);
+  ++held_cmds_;
+  pump(cmd.qpn);
+  return true;
+}
+
+void CommandPlacer::on_op_answer(uint32_t qpn, const DpResponse &actual) {
+  qpns_[qpn].ops.push_back(actual);
+  ++held_ops_;
+  pump(qpn);
+}
+
+bool CommandPlacer::busy(uint32_t qpn) const {
+  auto it = qpns_.find(qpn);
+  return it != qpns_.end() && (!it->second.ops.empty() || !it->second.cmds.empty());
+}
+
+void CommandPlacer::pump(uint32_t qpn) {
+  PerQpn &p = qpns_[qpn];
+  auto run_op = [&] {
+    const DpResponse r = p.ops.front();
+    p.ops.pop_front();
+    --held_ops_;
+    ++p.run;
+    run_op_(r);
+  };
+  for (;;) {
+    if (!p.cmds.empty()) {
+      // An answered command: the operations ahead of it first, then the command.
+      if (p.run < p.cmds.front().mark) {
+        if (p.ops.empty()) return;
+        run_op();
+      } else {
+        run_command(p);
+      }
+      continue;
+    }
+    if (p.ops.empty()) return;
+    // The command in the unit, past Execute and not yet answered: operations the cache
+    // answered after its mark wait for it.
+    Cmd *live = unanswered_.empty() ? nullptr : &unanswered_.front();
+    if (live && live->executed && live->cmd.qpn == qpn && p.run >= live->mark) {
+      if (!live->met) {
+        ++met_;
+        if (coverage_) coverage_->sample_placement(false);
+      }
+      live->met = true;
+      return;
+    }
+    run_op();
+  }
+}
+
+void CommandPlacer::run_command(PerQpn &p) {
+  const Cmd c = p.cmds.front();
+  p.cmds.pop_front();
+  --held_cmds_;
+  const Qpc before = model_.qpc_address(c.cmd.qpn) ? model_.qpc(c.cmd.qpn) : Qpc{};
+  const Response expected = model_.execute(c.cmd, c.memory_error);
+  judge_(c.index, c.cmd, before, expected, *c.actual);
+  after_command_(c.cmd);
+}
+
+}  // namespace qpm
