@@ -12,6 +12,8 @@ Inputs of a point, all written by Yosys into DIR:
                   and qpm_ram_2p instance's Width and Depth
   ltp_blocks.txt  `ltp -noff` per module: longest path in logic levels, start and end
   ltp_flat.txt    the same on the flattened design (paths that cross blocks)
+  ltp_in_out.txt  the same on the logic between qpm_top's inputs and outputs (optional)
+  fpga_ltp_*.txt  the three above on the synth_xilinx netlist: LUT levels (optional)
   share_*.txt     the cache's sharing logic (optional): share_stat.txt its cells per
                   module, share_names.txt / lookup_names.txt the signals the selection
                   found, share_expected.txt the signals scripts/synth.sh names
@@ -295,6 +297,52 @@ def parse_ltp(path):
     return result
 
 
+def parse_ltp_file(path):
+    """parse_ltp of an optional file (None when absent), leaving WAYPOINTS as it was."""
+    if not os.path.exists(path):
+        return None
+    saved = dict(WAYPOINTS)
+    result = parse_ltp(path)
+    WAYPOINTS.clear()
+    WAYPOINTS.update(saved)
+    return result
+
+
+def timing_rows(blocks, flat, in_out, fpga_blocks, fpga_flat, fpga_in_out):
+    """timing.csv: scope, levels, lut_levels, start, end. One row per block (the deepest
+    of its parameterizations), `across` (the flattened design, register to register) and
+    `in_to_out` (a qpm_top input to an output through logic; 0 levels when there is none).
+    lut_levels is empty without the FPGA run."""
+    def deepest(table, module):
+        if table is None:
+            return None
+        found = [v[0] for k, v in table.items() if base_name(k) == module]
+        return max(found) if found else 0
+    by_block = {}
+    for b in blocks:
+        cur = by_block.get(b["module"])
+        if b["levels"] is not None and (cur is None or b["levels"] > cur["levels"]):
+            by_block[b["module"]] = b
+    rows = []
+    for module in sorted(by_block):
+        b = by_block[module]
+        rows.append([module, b["levels"], deepest(fpga_blocks, module), b["path_start"], b["path_end"]])
+
+    def whole(table):
+        if table is None:
+            return None
+        return max((v for v in table.values()), key=lambda v: v[0], default=(0, "", ""))
+    f = whole(flat) or (None, "", "")
+    ff = whole(fpga_flat)
+    rows.append(["across", f[0], ff[0] if ff else None, f[1], f[2]])
+    io = whole(in_out)
+    fio = whole(fpga_in_out)
+    io_levels = max(io[0], 0) if io else None
+    rows.append(["in_to_out", io_levels, max(fio[0], 0) if fio else None,
+                 io[1] if io and io_levels else "", io[2] if io and io_levels else ""])
+    return rows
+
+
 def ltp_key(module):
     """ltp prints log_id(module): no leading backslash for plain names."""
     return module[1:] if module.startswith("\\") else module
@@ -395,6 +443,10 @@ def point(args):
     ltp = parse_ltp(os.path.join(d, "ltp_blocks.txt"))
     flat = parse_ltp(os.path.join(d, "ltp_flat.txt"))
     WAYPOINTS_FLAT.update({k: WAYPOINTS.get(k, []) for k in flat})
+    in_out = parse_ltp_file(os.path.join(d, "ltp_in_out.txt"))
+    fpga_blocks = parse_ltp_file(os.path.join(d, "fpga_ltp_blocks.txt"))
+    fpga_flat = parse_ltp_file(os.path.join(d, "fpga_ltp_flat.txt"))
+    fpga_in_out = parse_ltp_file(os.path.join(d, "fpga_ltp_in_out.txt"))
     ltp = parse_ltp(os.path.join(d, "ltp_blocks.txt"))  # again: the flat run shares qpm_top's key
     times = parse_times(os.path.join(d, "times.txt"))
 
@@ -481,6 +533,13 @@ def point(args):
                 round(b["ge_logic"], 1), b["flops"], round(b["ge_flops"], 1),
                 round(b["ge_logic"] + b["ge_flops"], 1), b["ram_bits"], b["levels"],
                 b["path_start"], b["path_end"]] for b in blocks])
+    timing = timing_rows(blocks, flat, in_out, fpga_blocks, fpga_flat, fpga_in_out)
+    write_csv(os.path.join(d, "timing.csv"), ["scope", "levels", "lut_levels", "start", "end"],
+              [["" if x is None else x for x in r] for r in timing])
+    summary["in_to_out_levels"] = timing[-1][1]
+    summary["across_lut_levels"] = timing[-2][2]
+    summary["in_to_out_lut_levels"] = timing[-1][2]
+    summary["worst_lut_levels"] = max((r[2] for r in timing[:-2] if r[2] is not None), default=None)
     write_csv(os.path.join(d, "rams.csv"),
               ["module", "instance", "ram", "ports", "width", "depth", "copies", "bits"],
               [[base_name(m), i, r, RAM_MODULES[r], w, dep, c, w * dep * c]
@@ -786,7 +845,12 @@ def print_summary(d, s, worst):
         ("SRAM bits (RAM wrappers)", f"{s['ram_bits']:,}"),
         ("worst levels in a block", f"{worst['levels']} ({worst['module']}: {worst['path_start']} -> {worst['path_end']})"),
         ("worst levels across blocks", f"{s['flat_levels']}"),
+        ("input to output levels", "none (every port registered)" if s["in_to_out_levels"] == 0
+         else f"{s['in_to_out_levels']}"),
     ]
+    if s["worst_lut_levels"] is not None:
+        rows.append(("FPGA LUT levels", f"{s['worst_lut_levels']} in a block, {s['across_lut_levels']} "
+                     f"across blocks, {s['in_to_out_lut_levels']} input to output"))
     if s["cache_ge"] is not None:
         rows.append(("QP cache (all its blocks)", f"{s['cache_ge']:,.0f} GE, {s['cache_flops']:,} flops, "
                      f"{s['cache_ram_bits']:,} SRAM bits, {s['cache_levels']} levels ({s['cache_worst_block']})"))
@@ -800,7 +864,8 @@ def print_summary(d, s, worst):
     width = max(len(r[0]) for r in rows)
     for k, v in rows:
         print(f"  {k:<{width}}  {v}")
-    print(f"synth: report {d}/report.md, tables {d}/blocks.csv {d}/rams.csv {d}/summary.csv")
+    print(f"synth: report {d}/report.md, tables {d}/blocks.csv {d}/rams.csv {d}/summary.csv "
+          f"{d}/timing.csv")
 
 
 # ---------------------------------------------------------------------------------------

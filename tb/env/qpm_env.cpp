@@ -73,7 +73,10 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
             scoreboard_.judge(i, c, before, e, a);
             user_expected_ = e;
           },
-          [this](const DpResponse &r) { dp_scoreboard_.on_response(r); },
+          [this](const DpResponse &r) {
+            dp_scoreboard_.on_response(r);
+            release_tag(r.tag);
+          },
           [this](const Command &c) { after_command(c); }),
       doorbells_(
           model_, opt.timeout_cycles),
@@ -370,13 +373,19 @@ void QpmEnv::on_dp_response(const DpResponse &rsp) {
     dp_scoreboard_.on_response(rsp);  // no such tag in flight: the scoreboard reports it
     return;
   }
-  dp_tag_qpn_[rsp.tag] = -1;
+  if (dp_listener_) dp_listener_(dp_tag_req_[rsp.tag], rsp);
+  // Into the model now, or behind a command its QPN met (command_placer.h). Its tag stays
+  // taken until then: a new operation with that tag would be matched to the held answer.
+  placer_.on_op_answer(static_cast<uint32_t>(qpn), rsp);
+}
+
+void QpmEnv::release_tag(uint8_t tag) {
+  const int64_t qpn = dp_tag_qpn_[tag];
+  if (qpn < 0) return;  // a second answer to one tag: the scoreboard reported it
+  dp_tag_qpn_[tag] = -1;
   --dp_tags_in_use_;
   auto it = dp_qpns_.find(static_cast<uint32_t>(qpn));
   if (it != dp_qpns_.end() && --it->second == 0) dp_qpns_.erase(it);
-  // Into the model now, or behind a command its QPN met (command_placer.h).
-  placer_.on_op_answer(static_cast<uint32_t>(qpn), rsp);
-  if (dp_listener_) dp_listener_(dp_tag_req_[rsp.tag], rsp);
 }
 
 void QpmEnv::after_command(const Command &cmd) {

@@ -258,6 +258,8 @@ class QpmEnv {
   uint64_t error_mark() const;
   void on_response(const Response &rsp);
   void on_dp_response(const DpResponse &rsp);
+  // An operation's answer went into the model: its tag may be used again.
+  void release_tag(uint8_t tag);
   // The model ran a command (now or where the placer placed it): what it emitted goes to
   // the checkers, and a reset waiting behind it may now run.
   void after_command(const Command &cmd);
