@@ -13,7 +13,8 @@ Inputs of a point, all written by Yosys into DIR:
   ltp_blocks.txt  `ltp -noff` per module: longest path in logic levels, start and end
   ltp_flat.txt    the same on the flattened design (paths that cross blocks)
   ltp_in_out.txt  the same on the logic between qpm_top's inputs and outputs (optional)
-  fpga_ltp_*.txt  the three above on the synth_xilinx netlist: LUT levels (optional)
+  fpga_ltp_blocks.txt, fpga_ltp_flat.txt
+                  the same on the synth_xilinx netlists: LUT levels (optional)
   share_*.txt     the cache's sharing logic (optional): share_stat.txt its cells per
                   module, share_names.txt / lookup_names.txt the signals the selection
                   found, share_expected.txt the signals scripts/synth.sh names
@@ -308,11 +309,11 @@ def parse_ltp_file(path):
     return result
 
 
-def timing_rows(blocks, flat, in_out, fpga_blocks, fpga_flat, fpga_in_out):
+def timing_rows(blocks, flat, in_out, fpga_blocks, fpga_flat):
     """timing.csv: scope, levels, lut_levels, start, end. One row per block (the deepest
     of its parameterizations), `across` (the flattened design, register to register) and
     `in_to_out` (a qpm_top input to an output through logic; 0 levels when there is none).
-    lut_levels is empty without the FPGA run."""
+    lut_levels is empty without the FPGA run, and for in_to_out (see scripts/synth.sh)."""
     def deepest(table, module):
         if table is None:
             return None
@@ -336,9 +337,8 @@ def timing_rows(blocks, flat, in_out, fpga_blocks, fpga_flat, fpga_in_out):
     ff = whole(fpga_flat)
     rows.append(["across", f[0], ff[0] if ff else None, f[1], f[2]])
     io = whole(in_out)
-    fio = whole(fpga_in_out)
     io_levels = max(io[0], 0) if io else None
-    rows.append(["in_to_out", io_levels, max(fio[0], 0) if fio else None,
+    rows.append(["in_to_out", io_levels, None,
                  io[1] if io and io_levels else "", io[2] if io and io_levels else ""])
     return rows
 
@@ -446,7 +446,6 @@ def point(args):
     in_out = parse_ltp_file(os.path.join(d, "ltp_in_out.txt"))
     fpga_blocks = parse_ltp_file(os.path.join(d, "fpga_ltp_blocks.txt"))
     fpga_flat = parse_ltp_file(os.path.join(d, "fpga_ltp_flat.txt"))
-    fpga_in_out = parse_ltp_file(os.path.join(d, "fpga_ltp_in_out.txt"))
     ltp = parse_ltp(os.path.join(d, "ltp_blocks.txt"))  # again: the flat run shares qpm_top's key
     times = parse_times(os.path.join(d, "times.txt"))
 
@@ -533,12 +532,11 @@ def point(args):
                 round(b["ge_logic"], 1), b["flops"], round(b["ge_flops"], 1),
                 round(b["ge_logic"] + b["ge_flops"], 1), b["ram_bits"], b["levels"],
                 b["path_start"], b["path_end"]] for b in blocks])
-    timing = timing_rows(blocks, flat, in_out, fpga_blocks, fpga_flat, fpga_in_out)
+    timing = timing_rows(blocks, flat, in_out, fpga_blocks, fpga_flat)
     write_csv(os.path.join(d, "timing.csv"), ["scope", "levels", "lut_levels", "start", "end"],
               [["" if x is None else x for x in r] for r in timing])
     summary["in_to_out_levels"] = timing[-1][1]
     summary["across_lut_levels"] = timing[-2][2]
-    summary["in_to_out_lut_levels"] = timing[-1][2]
     summary["worst_lut_levels"] = max((r[2] for r in timing[:-2] if r[2] is not None), default=None)
     write_csv(os.path.join(d, "rams.csv"),
               ["module", "instance", "ram", "ports", "width", "depth", "copies", "bits"],
@@ -850,7 +848,7 @@ def print_summary(d, s, worst):
     ]
     if s["worst_lut_levels"] is not None:
         rows.append(("FPGA LUT levels", f"{s['worst_lut_levels']} in a block, {s['across_lut_levels']} "
-                     f"across blocks, {s['in_to_out_lut_levels']} input to output"))
+                     "across blocks"))
     if s["cache_ge"] is not None:
         rows.append(("QP cache (all its blocks)", f"{s['cache_ge']:,.0f} GE, {s['cache_flops']:,} flops, "
                      f"{s['cache_ram_bits']:,} SRAM bits, {s['cache_levels']} levels ({s['cache_worst_block']})"))
