@@ -3,8 +3,11 @@ rtl/qpm_event_pkg.sv
 rtl/common/qpm_ram_1p.sv
 rtl/common/qpm_ram_2p.sv
 rtl/common/qpm_fifo.sv
+rtl/common/qpm_spill_reg.sv
 rtl/common/qpm_plru_tree.sv
 rtl/common/qpm_mux_tree.sv
+rtl/common/qpm_first_one.sv
+rtl/common/qpm_rr_arbiter.sv
 rtl/dp/qpm_dp_responder.sv
 rtl/dp/qpm_dp_requester.sv
 rtl/dp/qpm_dp_dma.sv

@@ -211,6 +211,62 @@ module qpm_top #(
     .event_o         (cmd_ev)
   );
 
+  // Registered boundaries (docs/qp-cache.md, "Registered boundaries"): the datapath's
+  // and the doorbells' inputs, the command unit's requests to the front and the front's
+  // to the cache each pass a spill register, so no ready depends on another block's
+  // lookup and no input reaches an output through logic.
+  logic              dp_req_valid, dp_req_ready, db_valid, db_ready;
+  qpm_pkg::dp_req_t  dp_req;
+  qpm_pkg::doorbell_t db;
+  logic              front_cmd_req_valid, front_cmd_req_ready;
+  qpm_pkg::ctx_req_t front_cmd_req;
+  logic              cache_req_valid, cache_req_ready;
+  qpm_pkg::ctx_req_t cache_req;
+
+  qpm_spill_reg #(.Width($bits(dp_req_i))) u_dp_req_reg (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (dp_req_valid_i),
+    .in_ready_o  (dp_req_ready_o),
+    .in_data_i   (dp_req_i),
+    .out_valid_o (dp_req_valid),
+    .out_ready_i (dp_req_ready),
+    .out_data_o  (dp_req)
+  );
+
+  qpm_spill_reg #(.Width($bits(db_i))) u_db_reg (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (db_valid_i),
+    .in_ready_o  (db_ready_o),
+    .in_data_i   (db_i),
+    .out_valid_o (db_valid),
+    .out_ready_i (db_ready),
+    .out_data_o  (db)
+  );
+
+  qpm_spill_reg #(.Width($bits(cmd_ctx_req))) u_cmd_req_reg (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (cmd_ctx_req_valid),
+    .in_ready_o  (cmd_ctx_req_ready),
+    .in_data_i   (cmd_ctx_req),
+    .out_valid_o (front_cmd_req_valid),
+    .out_ready_i (front_cmd_req_ready),
+    .out_data_o  (front_cmd_req)
+  );
+
+  qpm_spill_reg #(.Width($bits(ctx_req))) u_cache_req_reg (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (ctx_req_valid),
+    .in_ready_o  (ctx_req_ready),
+    .in_data_i   (ctx_req),
+    .out_valid_o (cache_req_valid),
+    .out_ready_i (cache_req_ready),
+    .out_data_o  (cache_req)
+  );
+
   qpm_dp_front #(
     .CqeDepth   (CqeDepth),
     .EqDepth    (EqDepth),
@@ -218,15 +274,15 @@ module qpm_top #(
   ) u_dp_front (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .dp_req_valid_i  (dp_req_valid_i),
-    .dp_req_ready_o  (dp_req_ready_o),
-    .dp_req_i        (dp_req_i),
+    .dp_req_valid_i  (dp_req_valid),
+    .dp_req_ready_o  (dp_req_ready),
+    .dp_req_i        (dp_req),
     .dp_rsp_valid_o  (dp_rsp_valid_o),
     .dp_rsp_ready_i  (dp_rsp_ready_i),
     .dp_rsp_o        (dp_rsp_o),
-    .db_valid_i      (db_valid_i),
-    .db_ready_o      (db_ready_o),
-    .db_i            (db_i),
+    .db_valid_i      (db_valid),
+    .db_ready_o      (db_ready),
+    .db_i            (db),
     .eqe_valid_o     (eqe_valid_o),
     .eqe_ready_i     (eqe_ready_i),
     .eqe_o           (eqe_o),
@@ -239,9 +295,9 @@ module qpm_top #(
     .cmd_ev_i        (cmd_ev),
     .lock_valid_i    (cmd_lock_valid),
     .lock_qpn_i      (cmd_lock_qpn),
-    .cmd_req_valid_i (cmd_ctx_req_valid),
-    .cmd_req_ready_o (cmd_ctx_req_ready),
-    .cmd_req_i       (cmd_ctx_req),
+    .cmd_req_valid_i (front_cmd_req_valid),
+    .cmd_req_ready_o (front_cmd_req_ready),
+    .cmd_req_i       (front_cmd_req),
     .cmd_rsp_valid_o (cmd_ctx_rsp_valid),
     .cmd_rsp_o       (cmd_ctx_rsp),
     .ctx_req_valid_o (ctx_req_valid),
@@ -291,9 +347,9 @@ module qpm_top #(
     .trap_rsp_tag_i  (evict_rsp_tag_i),
     .trap_rsp_way_i  (evict_rsp_way_i),
     .trap_cnt_o      (trap_counts),
-    .req_valid_i     (ctx_req_valid),
-    .req_ready_o     (ctx_req_ready),
-    .req_i           (ctx_req),
+    .req_valid_i     (cache_req_valid),
+    .req_ready_o     (cache_req_ready),
+    .req_i           (cache_req),
     .rsp_valid_o     (ctx_rsp_valid),
     .rsp_o           (ctx_rsp),
     .mem_fatal_o     (mem_fatal),

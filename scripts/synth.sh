@@ -9,7 +9,8 @@
 #             (-e "implicitly declared", hierarchy -check, check -assert), keeps the
 #             hierarchy, maps to the project's gate-equivalent liberty
 #             constraints/qpm_ge.lib and reports, per module: logic GE, flip-flops and
-#             the longest path in logic levels (ltp), plus RAM bits from the RAM
+#             the longest path in logic levels (ltp, on a second, delay-oriented
+#             mapping: abc -D on 2-input gates and MUX2), plus RAM bits from the RAM
 #             instances' Width and Depth parameters (Width x Depth for both wrappers).
 #             In the same run, the GE of the QP cache's sharing logic: the arbitration,
 #             hazard, port-selection and forwarding signals of the cache's blocks are
@@ -182,11 +183,15 @@ block_cells() {
   echo "$s"
 }
 
-# Mapping: Yosys' coarse synth, then the fine steps of `synth` with the generic abc
-# replaced by the liberty. The flip-flops are first legalized to the three the liberty
-# has (async reset to 0 or 1, or none; an enable becomes a MUX2 in front of D), so abc
-# maps that extra logic too and dfflibmap afterwards is a one-to-one rename.
-map_steps() {
+# Mapping: Yosys' coarse synth, then the fine steps of `synth` up to abc. The flip-flops
+# are first legalized to the three the liberty has (async reset to 0 or 1, or none; an
+# enable becomes a MUX2 in front of D), so abc maps that extra logic too and dfflibmap
+# afterwards is a one-to-one rename. Two mappings start from here: for area, abc with
+# the liberty (its areas; it has no delays, so abc maps for area and an adder may end up
+# ripple-carry); for timing, abc with a delay target (-D) on a library of 2-input gates
+# and MUX2 of one unit of delay each, so a level is one simple gate and abc keeps or
+# builds the fast structures (Yosys' parallel-prefix adders, balanced trees).
+premap_steps() {
   cat <<EOF
 synth -top qpm_top -run coarse:fine
 opt -fast -full
@@ -195,10 +200,9 @@ opt -full
 techmap
 opt -fast
 dfflegalize -cell \$_DFF_PN0_ x -cell \$_DFF_PN1_ x -cell \$_DFF_P_ x
-abc $ABC_FLAGS -liberty $LIB
-opt_clean
 EOF
 }
+DELAY_GATES="AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX"
 
 write_asic_ys() {
   {
@@ -216,21 +220,18 @@ write_asic_ys() {
     echo "tee -q -o $out/share_names.txt select -list $(block_wires "$SHARE_SIGNALS")"
     echo "tee -q -o $out/lookup_names.txt select -list $(block_wires "$LOOKUP_SIGNALS")"
     echo "setattr -set keep 1 $(block_wires "$SHARE_SIGNALS") $(block_wires "$LOOKUP_SIGNALS")"
-    map_steps
-    # Longest path per module. The flip-flops are still Yosys' own cells here, so
-    # -noff knows them: paths run from flop to flop.
-    echo "tee -q -o $out/ltp_blocks.txt ltp -noff $LTP_SEL"
-    # The same across blocks, on the flattened design (RAMs stay black boxes, and out
-    # of the selection: a RAM's read data starts a path, its inputs end one), and a
-    # check for combinational loops that only exist across module boundaries.
+    premap_steps
+    echo "design -save premap"
+    echo "abc $ABC_FLAGS -liberty $LIB"
+    echo "opt_clean"
+    # Longest path per module in the area mapping (the flip-flops are still Yosys' own
+    # cells here, so -noff knows them: paths run from flop to flop), the same across
+    # blocks on the flattened design, and a check for combinational loops that only
+    # exist across module boundaries.
+    echo "tee -q -o $out/ltp_blocks_area.txt ltp -noff $LTP_SEL"
     echo "design -save mapped"
     echo "flatten"
-    echo "tee -q -o $out/ltp_flat.txt ltp -noff * */t:qpm_ram_1p %d */t:qpm_ram_2p %d"
-    # A path from a top-level input to an output through logic only: the cells both in
-    # the fanout cone of the inputs and in the fanin cone of the outputs, followed
-    # through the liberty gates' pins only (A, B, C, S -> Y), so a cone stops at a
-    # flip-flop's output and at the RAM black boxes. None: length 0.
-    echo "tee -q -o $out/ltp_in_out.txt ltp -noff i:* %co*:+[A,B,C,S,Y] o:* %ci*:+[A,B,C,S,Y] %i"
+    echo "tee -q -o $out/ltp_flat_area.txt ltp -noff * */t:qpm_ram_1p %d */t:qpm_ram_2p %d"
     echo "tee -q -o $out/check_flat.txt check"
     echo "design -load mapped"
     echo "dfflibmap -liberty $LIB"
@@ -249,6 +250,20 @@ write_asic_ys() {
     echo "select -set share_wires $(block_wires "$SHARE_SIGNALS")"
     echo "select -set share @share_wires %ci*:+[A,B,C,S,Y] $(block_cells "$SHARE_MODULES")"
     echo "tee -q -o $out/share_stat.txt stat -liberty $LIB @share"
+    # The timing figures: the delay-oriented mapping of the same netlist. Per module;
+    # across blocks on the flattened design (RAMs stay black boxes, out of the
+    # selection: a RAM's read data starts a path, its inputs end one); and from a
+    # top-level input to an output through logic only: the cells both in the fanout cone
+    # of the inputs and in the fanin cone of the outputs, followed through the gates'
+    # pins only (A, B, S -> Y), so a cone stops at a flip-flop's output and at the RAM
+    # black boxes. None: length 0.
+    echo "design -load premap"
+    echo "abc -g $DELAY_GATES -D 1"
+    echo "opt_clean"
+    echo "tee -q -o $out/ltp_blocks.txt ltp -noff $LTP_SEL"
+    echo "flatten"
+    echo "tee -q -o $out/ltp_flat.txt ltp -noff * */t:qpm_ram_1p %d */t:qpm_ram_2p %d"
+    echo "tee -q -o $out/ltp_in_out.txt ltp -noff i:* %co*:+[A,B,C,S,Y] o:* %ci*:+[A,B,C,S,Y] %i"
   } > "$out/asic.ys"
 }
 
@@ -289,6 +304,7 @@ write_fpga_flat_ys() {
 main() {
   # Only what this script writes: a sweep's files next to it stay.
   (cd "$out" && rm -f times.txt stat.txt ltp_blocks.txt ltp_flat.txt ltp_in_out.txt \
+     ltp_blocks_area.txt ltp_flat_area.txt \
      check_flat.txt fpga_ltp_blocks.txt fpga_ltp_flat.txt timing.csv \
      share_names.txt lookup_names.txt share_expected.txt share_stat.txt fpga_stat.txt \
      blocks.csv rams.csv summary.csv fpga.csv share.csv report.md)

@@ -11,6 +11,7 @@ Inputs of a point, all written by Yosys into DIR:
                   parameters: instance counts, and the RAM bits from each qpm_ram_1p
                   and qpm_ram_2p instance's Width and Depth
   ltp_blocks.txt  `ltp -noff` per module: longest path in logic levels, start and end
+                  (the delay-oriented mapping; ltp_*_area.txt: the area mapping's)
   ltp_flat.txt    the same on the flattened design (paths that cross blocks)
   ltp_in_out.txt  the same on the logic between qpm_top's inputs and outputs (optional)
   fpga_ltp_blocks.txt, fpga_ltp_flat.txt
@@ -750,9 +751,10 @@ def write_point_report(d, s, blocks, ram_list, flat, share, fpga, times, ctot):
              + " → ".join([f"`{flat[1]}`"] + [f"`{n}` ({lv})" for lv, n in flat_via] + [f"`{flat[2]}`"]) + ".")
     L.append("")
     L.append("Numbers in parentheses: the logic level at which the path passes a named RTL signal. "
-             "The liberty has no delays, so abc maps for area and adders stay ripple-carry: a wide "
-             "add counts about one level per bit, where a timing-driven mapper would need about "
-             "log2(bits).")
+             "Levels come from the delay-oriented mapping (abc -D on 2-input gates and MUX2, one "
+             "unit of delay each), so a wide add counts about log2(bits) levels. The area mapping "
+             "(the liberty, no delays) may ripple an adder; its levels are in ltp_blocks_area.txt "
+             "and ltp_flat_area.txt beside this report.")
     L.append("")
     deep = [b for b in blocks if b["levels"] is not None and b["levels"] > LEVELS_LIMIT]
     if flat[0] is not None and flat[0] > LEVELS_LIMIT:

@@ -96,7 +96,7 @@ TEST_CASE("random runs with port faults and memory read and write errors have ze
   SimOptions o = qpm_sim_defaults();  // commands, datapath operations and doorbells
   // Seeds whose random stream draws a PORT_FAULT (about one command in 2000 is one);
   // the checks below fail if a timing change makes a seed lose it.
-  o.seed = config == "tiny" ? 822 : 832;
+  o.seed = config == "tiny" ? 825 : 832;
   o.config = config;
   o.cmds = 2500;
   o.qps = config == "tiny" ? 40 : 400;  // more than the cache holds: contexts are re-read

@@ -101,15 +101,34 @@ module qpm_axi_master #(
   assign req_ready_o = req_write_i ? (!aw_valid_q && !w_active_q) : !ar_valid_q;
 
   // ---------------------------------------------------------------------------------
-  // Responses: a read completes on its last beat, a write on B. Both may complete in
-  // one cycle only if B waits: it is held off while a last R beat is offered.
+  // Responses: a read completes on its last beat, a write on B. B is taken into a
+  // one-entry register (bready is that register's "empty", a flop: no input reaches
+  // an output through logic, docs/qp-cache.md "Registered boundaries") and completes
+  // from there in a cycle without a last R beat.
   // ---------------------------------------------------------------------------------
-  logic r_take, r_done, b_take;
+  logic r_take, r_done, b_take, b_done;
+  logic b_held_q, b_error_q;
+  logic [IdW-1:0] b_id_q;
   assign m_axi_rready_o = 1'b1;
   assign r_take = m_axi_rvalid_i;
   assign r_done = r_take && m_axi_rlast_i;
-  assign m_axi_bready_o = !(m_axi_rvalid_i && m_axi_rlast_i);
+  assign m_axi_bready_o = !b_held_q;
   assign b_take = m_axi_bvalid_i && m_axi_bready_o;
+  assign b_done = b_held_q && !r_done;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      b_held_q  <= 1'b0;
+      b_error_q <= 1'b0;
+      b_id_q    <= '0;
+    end else begin
+      b_held_q <= b_take || (b_held_q && !b_done);
+      if (b_take) begin
+        b_error_q <= m_axi_bresp_i[1];
+        b_id_q    <= m_axi_bid_i;
+      end
+    end
+  end
 
   logic [NumIds-1:0] rid_hit;
   always_comb begin
@@ -208,16 +227,16 @@ module qpm_axi_master #(
         end
       end
       // The response register
-      rsp_valid_q <= r_done || b_take;
+      rsp_valid_q <= r_done || b_done;
       if (r_done) begin
         rsp_write_q <= 1'b0;
         rsp_id_q    <= m_axi_rid_i;
         rsp_error_q <= r_err_so_far || m_axi_rresp_i[1];
         rsp_rdata_q <= r_word ? {448'b0, r_beat[64*r_lane +: 64]} : {r_beat, r_beat0};
-      end else if (b_take) begin
+      end else if (b_done) begin
         rsp_write_q <= 1'b1;
-        rsp_id_q    <= m_axi_bid_i;
-        rsp_error_q <= m_axi_bresp_i[1];
+        rsp_id_q    <= b_id_q;
+        rsp_error_q <= b_error_q;
         rsp_rdata_q <= '0;
       end
     end

@@ -76,6 +76,7 @@ module qpm_cache_maint #(
   logic                x_sync_q;                 // SYNC_CACHE, else MAP/UNMAP_PAGE
   logic [qpm_pkg::CtxTagW-1:0] x_tag_q;
   logic [DirIdxW-1:0]  x_dir_idx_q;
+  logic [63:3]         x_dir_addr_q;             // the entry's address, added up at the start
   logic [63:0]         x_entry_q;                // the entry MAP/UNMAP_PAGE writes
   logic [LineW-1:0]    x_line_q, x_line_d;
   logic                x_old_valid_q;
@@ -99,9 +100,11 @@ module qpm_cache_maint #(
 
   assign mem_req_valid_o = x_state_q == XDirReq || x_state_q == XOldReq || x_state_q == XPageReq;
   assign mem_req_write_o = x_state_q == XDirReq;
+  // Word 0 of the slot's QPC holds valid: the page and the slot side by side. The
+  // directory entry's address was added up when the command started, off this path.
   assign mem_req_addr_o  = (x_state_q == XPageReq)
-                         ? {x_old_page_q, 12'b0} + (64'(x_slot_q) << 6)   // word 0 holds valid
-                         : qpt_base_i + (64'(x_dir_idx) << 3);
+                         ? {x_old_page_q, 6'(x_slot_q), 6'b0}
+                         : {x_dir_addr_q, 3'b0};
   assign mem_req_wdata_o = x_entry_q;
 
   assign dir_inval_idx_o = x_dir_idx;
@@ -208,6 +211,7 @@ module qpm_cache_maint #(
       x_sync_q       <= 1'b0;
       x_tag_q        <= '0;
       x_dir_idx_q    <= '0;
+      x_dir_addr_q   <= '0;
       x_entry_q      <= '0;
       x_line_q       <= '0;
       x_old_valid_q  <= 1'b0;
@@ -223,6 +227,7 @@ module qpm_cache_maint #(
         x_sync_q    <= start_req_i.op == qpm_pkg::CtxSync;
         x_tag_q     <= start_req_i.tag;
         x_dir_idx_q <= start_req_i.index[DirIdxW-1:0];
+        x_dir_addr_q <= 61'((qpt_base_i >> 3) + 64'(start_req_i.index[DirIdxW-1:0]));
         x_entry_q   <= start_req_i.dir_entry;
       end
       if (x_state_q == XOldWait && mem_rsp_valid_i && !mem_rsp_write_i) begin

@@ -136,13 +136,14 @@ module qpm_mshr_file #(
   logic [QpnW-1:0]      m_qpn_q    [Mshrs];
   logic [WayW-1:0]      m_way_q    [Mshrs];
   logic [QpnW-1:0]      m_vqpn_q   [Mshrs];   // the dirty victim to read out
-  logic [57:0]          m_addr_q   [Mshrs];   // QPC address, once walked
+  // address bits 63:3: of the directory entry from allocation on (the add is done
+  // there, off the scheduler's path), of the QPC once walked
+  logic [60:0]          m_addr_q   [Mshrs];
   qpm_pkg::ctx_status_e m_status_q [Mshrs];
   logic [SeqW-1:0]      m_enq_q    [Mshrs];
   logic [SeqW-1:0]      m_deq_q    [Mshrs];
   logic [Mshrs-1:0]     m_waited_q;             // counted once in MISS_WAITS
   logic [Mshrs-1:0]     m_fatal_q;              // a read of the QPC failed: retried
-  logic [MshrW-1:0]     sched_next_q;
   // the memory read request register
   logic                 rq_valid_q;
   logic [MemIdW-1:0]    rq_id_q;
@@ -179,8 +180,12 @@ module qpm_mshr_file #(
     assign deq_seq_o[g*SeqW +: SeqW]   = m_deq_q[g];
   end
 
-  // ---- hazard: the QPN is still on its way to memory as a victim
-  logic [Mshrs-1:0] m_wb_hazard;
+  // ---- hazard: the QPN is still on its way to memory as a victim. Registered: a miss
+  // register's QPN is not cached, so it cannot become a victim while the register
+  // lives; the hazards of a register can only clear, and last cycle's view errs on the
+  // safe side (a victim read out this cycle is in last cycle's MWbRead compare, and in
+  // the write-back buffer's from the next cycle on).
+  logic [Mshrs-1:0] m_wb_hazard, m_wb_hazard_q;
   always_comb begin
     for (int unsigned m = 0; m < Mshrs; m++) begin
       m_wb_hazard[m] = 1'b0;
@@ -193,7 +198,9 @@ module qpm_mshr_file #(
     end
   end
 
-  // ---- which registers can take a shared step now; round-robin among them
+  // ---- which registers can take a shared step now; round-robin among them from the
+  // register after the last one served: a miss waiting for a victim way must not shut
+  // out the registers whose fills would free one.
   logic [Mshrs-1:0] m_can;
   logic             sched_any;
   logic [MshrW-1:0] sched;
@@ -202,22 +209,20 @@ module qpm_mshr_file #(
       unique case (m_state_q[m])
         MVictim:           m_can[m] = 1'b1;
         MWbRead:           m_can[m] = wbread_ok_i;
-        MDir:              m_can[m] = !m_wb_hazard[m];
+        MDir:              m_can[m] = !m_wb_hazard_q[m];
         MDirReq, MFillReq: m_can[m] = !rq_valid_q;
         default:           m_can[m] = 1'b0;
       endcase
     end
-    // From the register after the last one served: a miss waiting for a victim way must
-    // not shut out the registers whose fills would free one.
-    sched_any = 1'b0;
-    sched     = '0;
-    for (int k = Mshrs - 1; k >= 0; k--) begin
-      if (m_can[(32'(sched_next_q) + 32'(k)) % Mshrs]) begin
-        sched_any = 1'b1;
-        sched     = MshrW'((32'(sched_next_q) + 32'(k)) % Mshrs);
-      end
-    end
   end
+  qpm_rr_arbiter #(.N(Mshrs)) u_sched (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .req_i     (m_can),
+    .advance_i (sched_any),
+    .any_o     (sched_any),
+    .idx_o     (sched)
+  );
 
   mshr_e s_state;
   assign s_state        = m_state_q[sched];
@@ -268,7 +273,7 @@ module qpm_mshr_file #(
   assign fill_o          = mem_rsp_valid_i && r_state == MFillWait && !mem_rsp_error_i;
   assign fill_line_o     = line_of(m_qpn_q[mem_rsp_idx_i][SetW-1:0], m_way_q[mem_rsp_idx_i]);
   assign fill_qpn_o      = m_qpn_q[mem_rsp_idx_i];
-  assign fill_addr_o     = m_addr_q[mem_rsp_idx_i];
+  assign fill_addr_o     = m_addr_q[mem_rsp_idx_i][60:3];
   assign fill_fatal_o    = m_fatal_q[mem_rsp_idx_i];
   assign dir_fill       = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
                         && mem_rsp_word_i[0];
@@ -290,7 +295,7 @@ module qpm_mshr_file #(
   logic [QpnW-1:0]      m_qpn_d    [Mshrs];
   logic [WayW-1:0]      m_way_d    [Mshrs];
   logic [QpnW-1:0]      m_vqpn_d   [Mshrs];
-  logic [57:0]          m_addr_d   [Mshrs];
+  logic [60:0]          m_addr_d   [Mshrs];
   qpm_pkg::ctx_status_e m_status_d [Mshrs];
   logic [SeqW-1:0]      m_enq_d    [Mshrs];
   logic [SeqW-1:0]      m_deq_d    [Mshrs];
@@ -324,6 +329,7 @@ module qpm_mshr_file #(
         m_state_d[park_idx_i]  = MVictim;
         m_qpn_d[park_idx_i]    = alloc_qpn_i;
         m_status_d[park_idx_i] = qpm_pkg::CtxOk;
+        m_addr_d[park_idx_i]   = 61'((qpt_base_i >> 3) + 64'(alloc_qpn_i[QpnW-1:PageBits]));
         m_waited_d[park_idx_i] = 1'b0;
         m_fatal_d[park_idx_i]  = 1'b0;
       end
@@ -349,7 +355,7 @@ module qpm_mshr_file #(
         MWbRead: m_state_d[sched] = MDir;   // the pipe reads it out this cycle
         MDir: begin
           if (walk_hit) begin
-            m_addr_d[sched]  = {walk_page, m_qpn_q[sched][PageBits-1:0]};
+            m_addr_d[sched]  = {walk_page, m_qpn_q[sched][PageBits-1:0], 3'b0};
             m_state_d[sched] = MFillReq;
           end else begin
             m_state_d[sched] = MDirReq;
@@ -358,14 +364,14 @@ module qpm_mshr_file #(
         MDirReq: begin
           rq_valid_d       = 1'b1;
           rq_id_d          = MemIdW'(sched);
-          rq_addr_d        = qpt_base_i + (64'(walk_idx) << 3);
+          rq_addr_d        = {m_addr_q[sched], 3'b0};
           rq_line_d        = 1'b0;
           m_state_d[sched] = MDirWait;
         end
         MFillReq: begin
           rq_valid_d       = 1'b1;
           rq_id_d          = MemIdW'(sched);
-          rq_addr_d        = {m_addr_q[sched], 6'b0};
+          rq_addr_d        = {m_addr_q[sched], 3'b0};
           rq_line_d        = 1'b1;
           m_state_d[sched] = MFillWait;
         end
@@ -383,7 +389,8 @@ module qpm_mshr_file #(
             m_status_d[mem_rsp_idx_i] = qpm_pkg::CtxUnmapped;
             m_state_d[mem_rsp_idx_i]  = MReplay;
           end else begin
-            m_addr_d[mem_rsp_idx_i]  = {mem_rsp_word_i[63:12], m_qpn_q[mem_rsp_idx_i][PageBits-1:0]};
+            m_addr_d[mem_rsp_idx_i]  = {mem_rsp_word_i[63:12], m_qpn_q[mem_rsp_idx_i][PageBits-1:0],
+                                        3'b0};
             m_state_d[mem_rsp_idx_i] = MFillReq;
           end
         end
@@ -419,7 +426,7 @@ module qpm_mshr_file #(
     if (!rst_ni) begin
       m_waited_q   <= '0;
       m_fatal_q    <= '0;
-      sched_next_q <= '0;
+      m_wb_hazard_q <= '0;
       rq_valid_q   <= 1'b0;
       rq_id_q      <= '0;
       rq_addr_q    <= '0;
@@ -427,7 +434,7 @@ module qpm_mshr_file #(
     end else begin
       m_waited_q <= m_waited_d;
       m_fatal_q  <= m_fatal_d;
-      if (sched_any) sched_next_q <= (32'(sched) == Mshrs - 1) ? '0 : sched + MshrW'(1);
+      m_wb_hazard_q <= m_wb_hazard;
       rq_valid_q <= rq_valid_d;
       rq_id_q    <= rq_id_d;
       rq_addr_q  <= rq_addr_d;

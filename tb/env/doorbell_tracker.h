@@ -12,9 +12,10 @@
 // - predicted posted with count 0: nothing to observe; it is taken as applied when
 //   accepted (the random stimulus never sends one).
 //
-// With the order known (set_order_known: docs/datapath.md promises that doorbells and
-// datapath operations of one QPN apply in the order taken) none of that is needed: a
-// doorbell goes into the model in that order (DpScoreboard::on_doorbell), its QPN is
+// With the order known (set_order_known: doorbells and datapath operations of one QPN
+// apply in the order the datapath front takes them, docs/datapath.md "Order", which the
+// env learns from a probe) none of that is needed: a doorbell goes into the model in
+// that order (DpScoreboard::on_doorbell), its QPN is
 // free again at once, and only the counter check at the end sees the refusals. The env
 // uses this unless told otherwise (EnvOptions::doorbell_order_known); read errors do not
 // matter, since a walk never fails (docs/events.md, "Memory faults").
@@ -38,8 +39,9 @@ class DoorbellTracker {
       : model_(model), timeout_cycles_(timeout_cycles) {}
 
   void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
-  // Doorbells apply in the order taken with the operations of their QPN: on_accept hands
-  // each to forward (DpScoreboard::on_doorbell), which reports it back to on_applied.
+  // Doorbells apply in the front's order with the operations of their QPN: on_accept
+  // hands each to forward (the env, which passes it to DpScoreboard::on_doorbell when the
+  // front takes it), and the scoreboard reports it back to on_applied.
   void set_order_known(std::function<void(const Doorbell &)> forward) {
     forward_ = std::move(forward);
   }

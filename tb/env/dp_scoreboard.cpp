@@ -194,13 +194,16 @@ void DpScoreboard::on_response(const DpResponse &actual) {
   apply_doorbells(qpn);
 }
 
-void DpScoreboard::on_doorbell(const Doorbell &db) {
+void DpScoreboard::on_doorbell(const Doorbell &db, uint64_t ops_taken) {
   const uint32_t qpn = db.qpn & kPsnMask;
   Pending marker;
   marker.is_doorbell = true;
   marker.executed = !wait_for_execution_;
   marker.db = db;
-  by_qpn_[qpn].push_back(marker);
+  auto &q = by_qpn_[qpn];
+  auto at = std::find_if(q.begin(), q.end(),
+                         [&](const Pending &p) { return !p.is_doorbell && p.index >= ops_taken; });
+  q.insert(at, marker);
   apply_doorbells(qpn);
 }
 

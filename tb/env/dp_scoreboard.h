@@ -105,13 +105,15 @@ class DpScoreboard {
   // A request taken by the datapath port, decoded from the pins.
   void on_accept(const DpRequest &req);
   void on_response(const DpResponse &actual);
-  // A doorbell taken by the doorbell port, when doorbells and operations of one QPN apply
-  // in the order taken (docs/datapath.md "Order"): it goes into the model after the
-  // operations of its QPN taken before it (now, if none is outstanding) and before those
-  // taken after it. applied(db, refused) reports it.
+  // A doorbell the datapath front took from its input register, when doorbells and
+  // operations of one QPN apply in the order the front takes them (docs/datapath.md
+  // "Order"): ops_taken operations had been taken by then (the front takes operations in
+  // the order the port did, so those are the first ops_taken the port accepted). It goes
+  // into the model after the operations of its QPN among them (now, if none is
+  // outstanding) and before the later ones. applied(db, refused) reports it.
   using DoorbellApplied = std::function<void(const Doorbell &, bool refused)>;
   void set_doorbell_applied(DoorbellApplied applied) { applied_ = std::move(applied); }
-  void on_doorbell(const Doorbell &db);
+  void on_doorbell(const Doorbell &db, uint64_t ops_taken);
   // The QP cache answered a doorbell of qpn (a probe, VerilatedDut::doorbell_done): the
   // oldest of qpn's doorbells taken and not yet answered. A doorbell goes into the model
   // only once answered, so a change the RTL makes to its QP meanwhile (a fill that makes

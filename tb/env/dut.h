@@ -145,6 +145,11 @@ class Dut {
   virtual std::optional<uint32_t> fatal_fill() const = 0;
   // ... and whether the command unit is in Execute (deciding on the context it read).
   virtual bool cmd_executing() const = 0;
+  // ... and whether the datapath front takes a datapath operation, or a doorbell, from
+  // its input register in this cycle (the order in which they reach the QP cache; the
+  // ports' inputs are registered, docs/datapath.md "Order").
+  virtual bool front_took_dp() const = 0;
+  virtual bool front_took_db() const = 0;
   // AXI4 memory port (qpm_top is the master)
   virtual AxiMasterOut mem_out() const = 0;
   virtual void set_mem_in(const AxiSlaveOut &in) = 0;

@@ -108,7 +108,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   // fill: the doorbell then goes into the model once answered (after the fault).
   dp_scoreboard_.set_wait_for_execution(opt.mem.read_error_rate > 0.0);
   if (opt.doorbell_order_known) {
-    doorbells_.set_order_known([this](const Doorbell &db) { dp_scoreboard_.on_doorbell(db); });
+    doorbells_.set_order_known([this](const Doorbell &db) { db_to_front_.push_back(db); });
     dp_scoreboard_.set_doorbell_applied(
         [this](const Doorbell &db, bool refused) { doorbells_.on_applied(db, refused); });
   }
@@ -211,6 +211,17 @@ void QpmEnv::on_qpc_read_done(uint64_t addr, bool error, uint32_t id) {
 
 void QpmEnv::sample_probes() {
   Dut &dut = tb_.dut();
+  // The order of doorbells and operations: the front's, from its input registers.
+  if (dut.front_took_dp()) ++dp_front_taken_;
+  if (dut.front_took_db() && doorbells_.order_known()) {
+    if (db_to_front_.empty()) {
+      fatal_problems_.push_back(fmt::format(
+          "cycle {}: the datapath front took a doorbell the port never took", tb_.cycles()));
+    } else {
+      dp_scoreboard_.on_doorbell(db_to_front_.front(), dp_front_taken_);
+      db_to_front_.pop_front();
+    }
+  }
   eq_fill_max_ = std::max(eq_fill_max_, dut.eq_fifo_count());
   if (const auto qpn = dut.fatal_fill()) {
     if (fatal_due_.erase(*qpn) == 0) {
@@ -442,7 +453,7 @@ bool QpmEnv::idle() const {
   return driver_.idle() && pushed_.empty() && scoreboard_.outstanding() == 0 &&
          dp_driver_.idle() && dp_tags_in_use_ == 0 && db_driver_.idle() &&
          doorbells_.pending() == 0 && events_.outstanding() == 0 && cqes_.outstanding() == 0 &&
-         placer_.idle() && !tb_.dut().flush_busy();
+         db_to_front_.empty() && placer_.idle() && !tb_.dut().flush_busy();
 }
 
 void QpmEnv::take_model_cqes() {

@@ -112,6 +112,14 @@ class VerilatedDut : public Dut {
   bool cmd_executing() const override {
     return top_->rootp->qpm_top__DOT__u_cmd_unit__DOT__fsm_q == kCmdUnitExecute;
   }
+  bool front_took_dp() const override {
+    auto *root = top_->rootp;
+    return root->qpm_top__DOT__dp_req_valid && root->qpm_top__DOT__dp_req_ready;
+  }
+  bool front_took_db() const override {
+    auto *root = top_->rootp;
+    return root->qpm_top__DOT__db_valid && root->qpm_top__DOT__db_ready;
+  }
   std::optional<uint32_t> fatal_fill() const override {
     auto *root = top_->rootp;
     if (!root->qpm_top__DOT__mem_fatal) return std::nullopt;
