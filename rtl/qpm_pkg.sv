@@ -413,11 +413,9 @@ package qpm_pkg;
     logic [15:0]     count;
   } doorbell_t;
 
-  // Inside qpm a doorbell travels the cache's pipeline as a dp_req_t with this op code,
-  // wqes holding the count and cls[0] the queue (1: RQ). The pipeline knows a doorbell by
-  // its requester tag (TagDoorbell), not by this code: the datapath port may carry 15 too,
-  // and that is a DROP (OPCODE) like any undefined operation.
-  parameter logic [3:0] DpOpDoorbell = 4'd15;
+  // Inside qpm a doorbell travels the cache's pipeline as a dp_req_t with wqes holding
+  // the count and cls[0] the queue (1: RQ), every other field zero. The pipeline knows a
+  // doorbell by its requester tag (TagDoorbell), not by its op field.
 
   typedef struct packed {
     logic            is_port;   // a port event: qpn holds the port number

@@ -154,16 +154,24 @@ module qpm_dp_front #(
   logic [qpm_pkg::CtxTagW-1:0] fl_step_tag;
   logic                    fl_req_a, fl_req_b, fl_engine_busy;
   // A step as the pipeline carries it: a dp_req_t naming the QPN and, in cls, what the
-  // step may emit (qpm_pkg::StepEvOk, StepCqeOk).
-  logic                       fl_ev_ok, fl_cqe_ok;
-  logic [$bits(dp_req_i)-1:0] fl_step_as_op, fa_step_as_op;
+  // step may emit (qpm_pkg::StepEvOk, StepCqeOk); a fatal-engine step also says, in pos,
+  // that it delivers only fatal-class events (qpm_pkg::StepFatalOnly). Every other field
+  // is zero.
+  logic             fl_ev_ok, fl_cqe_ok;
+  qpm_pkg::dp_req_t fl_step_as_op, fa_step_as_op;
   assign fl_ev_ok      = (lock_q == GFlush) ? fl_perm_q[0]
                        : ev_credit && !fa_step_valid && !fa_engine_busy;
   assign fl_cqe_ok     = (lock_q == GFlush) ? fl_perm_q[1] : fl_credit;
-  assign fl_step_as_op = {8'b0, fl_step_qpn, 4'b0, fl_cqe_ok, fl_ev_ok,
-                          {($bits(dp_req_i) - 14 - qpm_pkg::QpnW){1'b0}}};
-  assign fa_step_as_op = {8'b0, fa_step_qpn, 4'b0, 1'b0, 1'b1, 2'b01,
-                          {($bits(dp_req_i) - 16 - qpm_pkg::QpnW){1'b0}}};
+  always_comb begin
+    fl_step_as_op     = '0;
+    fl_step_as_op.qpn = fl_step_qpn;
+    fl_step_as_op.cls[qpm_pkg::StepEvOk]  = fl_ev_ok;
+    fl_step_as_op.cls[qpm_pkg::StepCqeOk] = fl_cqe_ok;
+    fa_step_as_op     = '0;
+    fa_step_as_op.qpn = fa_step_qpn;
+    fa_step_as_op.cls[qpm_pkg::StepEvOk]      = 1'b1;
+    fa_step_as_op.pos[qpm_pkg::StepFatalOnly] = 1'b1;
+  end
 
   // ---- arbitration with aging and a lock
   logic [$clog2(CmdMaxWait + 1)-1:0] cmd_wait_q, db_wait_q;
@@ -194,11 +202,16 @@ module qpm_dp_front #(
     else                                      grant = GNone;
   end
 
-  // A doorbell as the pipeline carries it: a dp_req_t (field order, first = most
-  // significant) with the internal op code, the count in wqes and the queue in cls[0].
-  logic [$bits(dp_req_i)-1:0] db_as_op;
-  assign db_as_op = {8'b0, db_i.qpn, qpm_pkg::DpOpDoorbell, 1'b0, db_i.rq, 2'b0, 24'b0,
-                     32'b0, 24'b0, db_i.count, 8'b0, 2'b0, 8'b0};
+  // A doorbell as the pipeline carries it: a dp_req_t with the count in wqes and the
+  // queue in cls[0]; every other field zero (the pipeline knows a doorbell by its tag,
+  // TagDoorbell, so its op field is not read).
+  qpm_pkg::dp_req_t db_as_op;
+  always_comb begin
+    db_as_op        = '0;
+    db_as_op.qpn    = db_i.qpn;
+    db_as_op.cls[0] = db_i.rq;
+    db_as_op.wqes   = db_i.count;
+  end
 
   always_comb begin
     ctx_req_o = '0;
