@@ -58,6 +58,12 @@ package qpm_pkg;
   parameter logic [7:0] OpUnpinQp   = 8'h21;
   parameter logic [7:0] OpSyncCache = 8'h22;
   parameter logic [7:0] OpPortFault = 8'h30;
+  // A command on one QP: it reads (and may write) that QP's context.
+  function automatic logic is_qp_opcode(logic [7:0] opcode);
+    is_qp_opcode = opcode == qpm_pkg::OpCreateQp || opcode == qpm_pkg::OpModifyQp
+                || opcode == qpm_pkg::OpQueryQp  || opcode == qpm_pkg::OpDestroyQp
+                || opcode == qpm_pkg::OpPinQp    || opcode == qpm_pkg::OpUnpinQp;
+  endfunction
 
   // mlx5 command status values.
   parameter logic [7:0] StatusOk         = 8'h00;

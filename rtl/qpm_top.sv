@@ -8,8 +8,10 @@
 // datapath's operations and the doorbells share the cache's read-modify-write pipeline
 // with the commands (qpm_dp_front); their events leave on the EQE port. A QP in ERR or
 // SQE completes the WQEs it owes through the CQE port (the flush engine, qpm_dp_front,
-// docs/errors.md). The lossless multi-QP event queue attaches in a later step
-// (docs/architecture.md).
+// docs/errors.md). A QP's events wait in its context until the fatal or the flush
+// engine carries them to the EQ FIFO in front of the EQE port (docs/events.md). The
+// datapath and doorbell inputs and the requests between the blocks pass spill registers
+// (docs/qp-cache.md §13, "Registered boundaries").
 module qpm_top #(
   parameter int unsigned Sets        = 64,    // QP cache sets (power of two)
   parameter int unsigned Ways        = 4,     // QP cache ways (power of two)

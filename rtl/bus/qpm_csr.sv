@@ -238,9 +238,11 @@ module qpm_csr #(
   end
 
   // ---------------------------------------------------------------------------------
-  // Event counters: 32-bit, wrapping.
+  // Event counters: 32-bit, wrapping. The events are registered first (cnt_inc_q): a
+  // counter counts an event one cycle after it, and the blocks' event logic and the
+  // 32-bit increments are in different cycles (docs/capacity.md, "Timing").
 
-  logic [AllCounters-1:0] cnt_inc;
+  logic [AllCounters-1:0] cnt_inc, cnt_inc_q;
   always_comb begin
     for (int i = 0; i < AllCounters; i++) begin
       if (i < OwnCounterIdx)       cnt_inc[i] = counter_inc_i[i];
@@ -248,7 +250,7 @@ module qpm_csr #(
       else                         cnt_inc[i] = counter_inc_i[i-1];
     end
     for (int i = 0; i < AllCounters; i++) begin
-      cnt_d[32*i +: 32] = cnt_q[32*i +: 32] + 32'(cnt_inc[i]);
+      cnt_d[32*i +: 32] = cnt_q[32*i +: 32] + 32'(cnt_inc_q[i]);
     end
   end
 
@@ -260,6 +262,20 @@ module qpm_csr #(
   assign s_axil_arready_o = !rvalid_q;
   assign ar_hs   = s_axil_arvalid_i && s_axil_arready_o;
   assign rd_word = s_axil_araddr_i[11:2];
+
+  // The counters' word, by a multiplexer tree on its index (log2 levels; a compare per
+  // counter would chain them all).
+  localparam int unsigned CntSelW = $clog2(AllCounters);
+  logic [9:0]   cnt_word;
+  logic [31:0]  cnt_value;
+  logic         cnt_mapped;
+  assign cnt_word   = rd_word - 10'(CntWordBase);
+  assign cnt_mapped = 32'(rd_word) >= CntWordBase && 32'(cnt_word) < AllCounters;
+  qpm_mux_tree #(.N(AllCounters), .W(32)) u_cnt_read (
+    .in_i  (cnt_q),
+    .sel_i (cnt_word[CntSelW-1:0]),
+    .out_o (cnt_value)
+  );
 
   logic [31:0] rd_value;
   logic        rd_mapped;
@@ -276,13 +292,8 @@ module qpm_csr #(
       WordTrapTimeout: rd_value = {16'd0, trap_timeout_q};
       WordResetTimeout: rd_value = {16'd0, reset_timeout_q};
       default: begin
-        rd_mapped = 1'b0;
-        for (int i = 0; i < AllCounters; i++) begin
-          if (32'(rd_word) == CntWordBase + i) begin
-            rd_value  = cnt_q[32*i +: 32];
-            rd_mapped = 1'b1;
-          end
-        end
+        rd_mapped = cnt_mapped;
+        if (cnt_mapped) rd_value = cnt_value;
       end
     endcase
   end
@@ -310,6 +321,7 @@ module qpm_csr #(
       trap_timeout_q <= 16'd256;
       reset_timeout_q <= 16'd4096;
       cnt_q       <= '0;
+      cnt_inc_q   <= '0;
       aw_hold_q   <= 1'b0;
       aw_word_q   <= '0;
       w_hold_q    <= 1'b0;
@@ -327,6 +339,7 @@ module qpm_csr #(
       trap_timeout_q <= trap_timeout_d;
       reset_timeout_q <= reset_timeout_d;
       cnt_q       <= cnt_d;
+      cnt_inc_q   <= cnt_inc;
       aw_hold_q   <= aw_hold_d;
       aw_word_q   <= aw_word_d;
       w_hold_q    <= w_hold_d;

@@ -100,8 +100,6 @@ module qpm_cmd_unit #(
   localparam int unsigned FlushPoll = 8;
 
   fsm_e                 fsm_q, fsm_d;
-  logic                 next_valid_q, next_valid_d, next_fetched_q, next_fetched_d;
-  qpm_pkg::cmd_t        next_cmd_q, next_cmd_d;
   qpm_pkg::cmd_t        cmd_q, cmd_d;
   qpm_pkg::qpc_t        qpc_q, qpc_d;        // context read, then the one to write
   qpm_pkg::rsp_t        rsp_q, rsp_d;
@@ -112,9 +110,7 @@ module qpm_cmd_unit #(
   // Decode: what is known from the command alone
   // ---------------------------------------------------------------------------------
   logic is_qp_cmd, dir_in_range, page_aligned;
-  assign is_qp_cmd = (cmd_q.opcode == qpm_pkg::OpCreateQp) || (cmd_q.opcode == qpm_pkg::OpModifyQp)
-                  || (cmd_q.opcode == qpm_pkg::OpQueryQp)  || (cmd_q.opcode == qpm_pkg::OpDestroyQp)
-                  || (cmd_q.opcode == qpm_pkg::OpPinQp)    || (cmd_q.opcode == qpm_pkg::OpUnpinQp);
+  assign is_qp_cmd = qpm_pkg::is_qp_opcode(cmd_q.opcode);
   // The QPN limit and the page mapping are checked where the contexts live (the cache).
   // Directory entries cover QPN_LIMIT, a partial last page included.
   assign dir_in_range = cmd_q.dir_index < ((qpn_limit_i + ((32'd1 << PageBits) - 32'd1)) >> PageBits);
@@ -175,30 +171,31 @@ module qpm_cmd_unit #(
   logic main_rsp_valid;
   assign main_rsp_valid = ctx_rsp_valid_i && ctx_rsp_i.tag == TagCmd;
 
-  // Prefetch the next command's context while this one is between its requests.
-  logic next_is_qp_cmd, prefetch_now;
-  assign next_is_qp_cmd = (next_cmd_q.opcode == qpm_pkg::OpCreateQp)
-                       || (next_cmd_q.opcode == qpm_pkg::OpModifyQp)
-                       || (next_cmd_q.opcode == qpm_pkg::OpQueryQp)
-                       || (next_cmd_q.opcode == qpm_pkg::OpDestroyQp)
-                       || (next_cmd_q.opcode == qpm_pkg::OpPinQp)
-                       || (next_cmd_q.opcode == qpm_pkg::OpUnpinQp);
-  // PORT_FAULT's scan prefetches the QPNs ahead of the one it reads instead.
-  logic [31:0] pf_ahead_q, pf_ahead_d;
-  logic        pf_prefetch;
-  assign pf_prefetch  = (fsm_q == CtxWait || fsm_q == Execute || fsm_q == FlushWait)
-                     && cmd_q.opcode == qpm_pkg::OpPortFault
-                     && pf_ahead_q < qpn_limit_i && pf_ahead_q < cmd_q.qpn + PfAhead;
-  assign prefetch_now = (next_valid_q && !next_fetched_q && next_is_qp_cmd
-                         && next_cmd_q.qpn[31:qpm_pkg::QpnW] == '0
-                         && fsm_q != Idle && fsm_q != CtxRequest
-                         && cmd_q.opcode != qpm_pkg::OpPortFault)
-                     || pf_prefetch;
-  // A prefetch once offered stays offered, unchanged, until the cache takes it (the
-  // command's own request waits behind it, and no new command replaces next_cmd_q).
-  logic pf_hold_q, offer_pf, pf_offer_q, offer_is_pf;
-  assign offer_pf    = pf_hold_q || prefetch_now;
-  assign offer_is_pf = pf_hold_q ? pf_offer_q : pf_prefetch;   // the scan's prefetch
+  // The lookahead register and the prefetches beside the unit's own requests: the next
+  // command's context, or the QPNs ahead of PORT_FAULT's scan (qpm_cmd_prefetch).
+  logic                     next_valid, offer_pf, pf_hold, pf_step, pf_restart;
+  qpm_pkg::cmd_t            next_cmd;
+  logic [qpm_pkg::QpnW-1:0] offer_qpn;
+  qpm_cmd_prefetch #(.PfAhead(PfAhead)) u_prefetch (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .qpn_limit_i    (qpn_limit_i),
+    .cmd_valid_i    (cmd_valid_i),
+    .cmd_ready_o    (cmd_ready_o),
+    .cmd_i          (cmd_i),
+    .next_valid_o   (next_valid),
+    .next_cmd_o     (next_cmd),
+    .take_next_i    (fsm_q == Idle && next_valid),
+    .between_i      (fsm_q != Idle && fsm_q != CtxRequest && !pf_cmd),
+    .scan_i         ((fsm_q == CtxWait || fsm_q == Execute || fsm_q == FlushWait) && pf_cmd),
+    .scan_qpn_d_i   (cmd_d.qpn),
+    .scan_step_i    (pf_step),
+    .scan_restart_i (pf_restart),
+    .offer_o        (offer_pf),
+    .offer_qpn_o    (offer_qpn),
+    .ready_i        (ctx_req_ready_i),
+    .hold_o         (pf_hold)
+  );
 
   // PORT_ERR, offered at the start of a PORT_FAULT until the EQ takes it.
   logic ev_pending_q, ev_pending_d;
@@ -216,27 +213,18 @@ module qpm_cmd_unit #(
     rsp_d       = rsp_q;
     ctx_op_d    = ctx_op_q;
     dir_entry_d = dir_entry_q;
-    next_valid_d   = next_valid_q;
-    next_cmd_d     = next_cmd_q;
-    next_fetched_d = next_fetched_q || (offer_pf && ctx_req_ready_i && !offer_is_pf);
-    pf_ahead_d     = pf_ahead_q;
-    if (offer_pf && ctx_req_ready_i && offer_is_pf) pf_ahead_d = pf_ahead_q + 32'd1;
+    pf_step        = 1'b0;
+    pf_restart     = 1'b0;
     ev_pending_d   = ev_pending_q && !event_ready_i;
     poll_d         = poll_q;
     rst_quiesced_d = rst_quiesced_q;
     rst_qwrite_d   = rst_qwrite_q;
     rst_end_d      = rst_end_q;
-    if (cmd_valid_i && cmd_ready_o) begin
-      next_valid_d   = 1'b1;
-      next_cmd_d     = cmd_i;
-      next_fetched_d = 1'b0;
-    end
 
     unique case (fsm_q)
       Idle: begin
-        if (next_valid_q) begin
-          cmd_d          = next_cmd_q;
-          next_valid_d   = 1'b0;
+        if (next_valid) begin
+          cmd_d          = next_cmd;
           fsm_d          = Decode;
           rst_quiesced_d = 1'b0;
           rst_end_d      = RstPlain;
@@ -278,8 +266,8 @@ module qpm_cmd_unit #(
 
       PortErr: begin
         // (and no prefetch of an earlier scan still offered: its QPN must hold)
-        if (!ev_pending_q && !pf_hold_q) begin
-          pf_ahead_d = 32'd3;
+        if (!ev_pending_q && !pf_hold) begin
+          pf_restart = 1'b1;
           ctx_op_d = qpm_pkg::CtxRead;
           fsm_d    = (cmd_q.qpn >= qpn_limit_i) ? Respond : CtxRequest;
         end
@@ -299,13 +287,15 @@ module qpm_cmd_unit #(
             fsm_d  = FlushWait;
             poll_d = '0;
           end else if (ctx_rsp_i.status == qpm_pkg::CtxUnmapped) begin
-            cmd_d.qpn = pf_next_page;
+            cmd_d.qpn  = pf_next_page;
+            pf_restart = 1'b1;
             if (pf_next_page >= qpn_limit_i) fsm_d = Respond;
           end else if (ctx_op_q == qpm_pkg::CtxRead) begin
             qpc_d = ctx_rsp_i.rdata;
             fsm_d = Execute;
           end else begin
             cmd_d.qpn = pf_next_qpn;
+            pf_step   = 1'b1;
             if (pf_last) fsm_d = Respond;
           end
         end else if (main_rsp_valid) begin
@@ -352,6 +342,7 @@ module qpm_cmd_unit #(
             ctx_op_d = qpm_pkg::CtxWrite;
           end else begin
             cmd_d.qpn = pf_next_qpn;
+            pf_step   = 1'b1;
             if (pf_last) fsm_d = Respond;
           end
         end else if (waits_for_flush) begin
@@ -393,24 +384,16 @@ module qpm_cmd_unit #(
 
       default: fsm_d = Idle;
     endcase
-    // The scan's prefetches stay ahead of its reads (an offer held keeps its QPN).
-    if (!(offer_pf && !ctx_req_ready_i) && pf_ahead_d <= cmd_d.qpn) pf_ahead_d = cmd_d.qpn + 32'd1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fsm_q       <= Idle;
-      next_valid_q   <= 1'b0;
-      next_fetched_q <= 1'b0;
-      next_cmd_q     <= '0;
       cmd_q       <= '0;
       qpc_q       <= '0;
       rsp_q       <= '0;
       ctx_op_q    <= qpm_pkg::CtxRead;
       dir_entry_q <= '0;
-      pf_hold_q    <= 1'b0;
-      pf_offer_q   <= 1'b0;
-      pf_ahead_q   <= '0;
       ev_pending_q <= 1'b0;
       poll_q       <= '0;
       rst_timer_q    <= '0;
@@ -424,14 +407,8 @@ module qpm_cmd_unit #(
       rst_quiesced_q <= rst_quiesced_d;
       rst_qwrite_q   <= rst_qwrite_d;
       rst_end_q      <= rst_end_d;
-      pf_hold_q    <= offer_pf && !ctx_req_ready_i;
-      pf_offer_q   <= offer_is_pf;
-      pf_ahead_q   <= pf_ahead_d;
       ev_pending_q <= ev_pending_d;
       fsm_q       <= fsm_d;
-      next_valid_q   <= next_valid_d;
-      next_fetched_q <= next_fetched_d;
-      next_cmd_q     <= next_cmd_d;
       cmd_q       <= cmd_d;
       qpc_q       <= qpc_d;
       rsp_q       <= rsp_d;
@@ -440,7 +417,6 @@ module qpm_cmd_unit #(
     end
   end
 
-  assign cmd_ready_o = !next_valid_q && !pf_hold_q;
   assign refused_o   = fsm_q == Decode && is_qp_cmd && cmd_q.qpn[31:qpm_pkg::QpnW] != '0;
   assign pf_visit_o  = fsm_q == Execute && pf_cmd;
   assign pf_moved_o  = fsm_q == Execute && pf_cmd && pf_hits;
@@ -478,8 +454,7 @@ module qpm_cmd_unit #(
       ctx_req_o.wdata     = '0;
       ctx_req_o.tag   = TagPrefetch;
       ctx_req_o.op    = qpm_pkg::CtxPrefetch;
-      ctx_req_o.index = offer_is_pf ? pf_ahead_q[qpm_pkg::QpnW-1:0]
-                                    : next_cmd_q.qpn[qpm_pkg::QpnW-1:0];
+      ctx_req_o.index = offer_qpn;
     end
   end
 

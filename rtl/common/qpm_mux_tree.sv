@@ -3,9 +3,8 @@
 // synthesizes one module per level instead of one N-input network: the cost of
 // synthesizing a large cache grows with log2 N, not N (docs/capacity.md, "Run time").
 // A select at or above N returns one of the words (the users never give one).
-// qpm_cache_lines instantiates it for synthesis and the proofs only (its simulation reads
-// a set by index), so Yosys checks it: make synth, and the cache proofs, which read the
-// views through it.
+// Users: qpm_cache_lines (its read views, in simulation, synthesis and the proofs alike)
+// and qpm_csr (the counters' read).
 module qpm_mux_tree #(
   parameter int unsigned N = 2,
   parameter int unsigned W = 1,
