@@ -751,7 +751,7 @@ def write_point_report(d, s, blocks, ram_list, flat, share, fpga, times, ctot):
              + " → ".join([f"`{flat[1]}`"] + [f"`{n}` ({lv})" for lv, n in flat_via] + [f"`{flat[2]}`"]) + ".")
     L.append("")
     L.append("Numbers in parentheses: the logic level at which the path passes a named RTL signal. "
-             "Levels come from the delay-oriented mapping (abc -D on 2-input gates and MUX2, one "
+             "Levels come from the delay-oriented mapping (abc map -D on 2-input gates and MUX2, one "
              "unit of delay each), so a wide add counts about log2(bits) levels. The area mapping "
              "(the liberty, no delays) may ripple an adder; its levels are in ltp_blocks_area.txt "
              "and ltp_flat_area.txt beside this report.")
