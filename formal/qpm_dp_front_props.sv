@@ -261,12 +261,13 @@ module qpm_dp_front_props #(
     end
   end
 
-  // The doorbell as the cache must see it (docs/datapath.md, "The pipeline stage by stage").
+  // The doorbell as the cache must see it (docs/datapath.md, "The pipeline stage by
+  // stage"): the count and the queue, every other field zero (op included: the pipeline
+  // knows a doorbell by its tag).
   qpm_pkg::dp_req_t db_op;
   always_comb begin
     db_op      = '0;
     db_op.qpn  = db_i.qpn;
-    db_op.op   = qpm_pkg::DpOpDoorbell;
     db_op.cls  = {1'b0, db_i.rq};
     db_op.wqes = db_i.count;
   end

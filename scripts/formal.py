@@ -171,7 +171,10 @@ def prove(p, src, work):
     log = work / "log.txt"
     ys = work / "script.ys"
     ys.write_text(yosys_script(p, src, work))
-    rc = run(["yosys", "-q", "-l", str(work / "yosys.log"), "-s", str(ys)], log, work)
+    # An implicitly declared net is an error, as in make synth (a name the package lacks
+    # would otherwise become a wire of its own, silently wrong).
+    rc = run(["yosys", "-q", "-e", "implicitly declared", "-l", str(work / "yosys.log"), "-s", str(ys)],
+             log, work)
     if p["method"] in ("sat", "sat-seq"):
         if rc == 0:
             if p["method"] == "sat":

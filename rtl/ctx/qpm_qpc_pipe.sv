@@ -172,9 +172,12 @@ module qpm_qpc_pipe #(
     PRmw      = 3'd6    // read, decide in P1, write back (CtxDp)
   } pipe_e;
 
+  logic pin_op;
+  assign pin_op = r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin;
+
   pipe_e                p_act;
   qpm_pkg::ctx_status_e p_status;
-  logic                 p_new_miss, p_refused, p_merge, p_wait;
+  logic                 p_new_miss, p_refused, p_merge, p_wait, p_excl;
   always_comb begin
     p_act      = PStall;
     p_status   = qpm_pkg::CtxOk;
@@ -182,19 +185,23 @@ module qpm_qpc_pipe #(
     p_refused  = 1'b0;
     p_merge    = 1'b0;
     p_wait     = 1'b0;
+    p_excl     = 1'b0;   // excl_o, decided beside p_act (see there)
     if (r_valid && !(fill_i && fill_fatal_i)) begin
       if (r_failed_replay) begin
         p_act    = PRespond;               // the fill failed: so does every waiter
         p_status = replay_status_i;
+        p_excl   = look_hit_i && pin_op;
       end else if (r_is_replay && replay_fatal_i && (r.op == qpm_pkg::CtxWrite
                    || r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin)) begin
         p_act    = PRespond;               // its command read the context before the fault
         p_status = qpm_pkg::CtxMemErr;
+        p_excl   = look_hit_i && pin_op;
       end else if (r.op == qpm_pkg::CtxSync || r.op == qpm_pkg::CtxDirWrite) begin
         if (m_all_free_i && park_empty_i && wb_empty_i) p_act = PMaint;
       end else if (!r_in_range) begin
         p_act     = PRespond;
         p_status  = qpm_pkg::CtxUnmapped;  // refused before any memory access
+        p_excl    = look_hit_i && pin_op;
         p_refused = r.op != qpm_pkg::CtxPrefetch;
       end else if (!r_is_replay && m_on_i) begin
         // Join a fill under way (a merge). Once the fill is done and its waiters are
@@ -211,13 +218,24 @@ module qpm_qpc_pipe #(
       end else if (look_hit_i) begin
         unique case (r.op)
           qpm_pkg::CtxRead:  if (!read_port_busy)  p_act = PReadHit;
-          qpm_pkg::CtxWrite: if (!write_slot_busy) p_act = PWriteHit;
-          qpm_pkg::CtxDp:    if (!read_port_busy && !write_slot_busy) p_act = PRmw;
+          qpm_pkg::CtxWrite: begin
+            if (!write_slot_busy) p_act = PWriteHit;
+            p_excl = !write_slot_busy;
+          end
+          qpm_pkg::CtxDp: begin
+            if (!read_port_busy && !write_slot_busy) p_act = PRmw;
+            // as it would be without a miss register's read-out
+            p_excl = !(xread_i && wb_free_any_i) && !write_slot_busy;
+          end
           qpm_pkg::CtxPin: begin
-            p_act = PRespond;
+            p_act  = PRespond;
+            p_excl = 1'b1;
             if (!look_pinned_i && 32'(look_pinned_in_set_i) >= Ways - 1) p_status = qpm_pkg::CtxBusy;
           end
-          default: p_act = PRespond;       // CtxUnpin, CtxPrefetch
+          default: begin                   // CtxUnpin, CtxPrefetch
+            p_act  = PRespond;
+            p_excl = pin_op;
+          end
         endcase
       end else if (m_free_any_i && park_free_any_i) begin
         p_act      = PPark;
@@ -239,10 +257,9 @@ module qpm_qpc_pipe #(
   assign park_idx_o = p_new_miss ? m_free_idx_i : m_idx_i;
 
   // Line state.
-  logic hit_ok, pin_op;
+  logic hit_ok;
   assign hit_ok      = p_act == PRespond && look_hit_i && p_status == qpm_pkg::CtxOk
                     && !p_refused && !r_failed_replay;
-  assign pin_op      = r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin;
   assign touch_o     = p_act == PReadHit || p_act == PWriteHit || p_act == PRmw || hit_ok;
   assign dirty_o     = p_act == PWriteHit;
   // A context written invalid (DESTROY_QP) is no longer pinned.
@@ -252,9 +269,14 @@ module qpm_qpc_pipe #(
   // victim choice; a read hit is safe. (Excluding every hit let a stream of hits starve
   // a set's last evictable way.)
   // A read-modify-write is kept out from P0, and while it writes in P1 (its dirty bit is
-  // set only then, when it really changed the QPC).
-  assign excl_o      = p_act == PWriteHit || p_act == PRmw
-                    || (p_act == PRespond && look_hit_i && pin_op);
+  // set only then, when it really changed the QPC). The exclusion matters only to a miss
+  // register's victim step, and no read-out is scheduled in that cycle (one step per
+  // cycle), so a read-modify-write counts as if no read-out took the read port: equal
+  // in every cycle the victim is used, a superset otherwise, and the path from the
+  // scheduler through the read-out and this decision back to the victim choice is gone
+  // (docs/capacity.md, "Timing proxy"). It is decided beside p_act (p_excl), not
+  // decoded from it: p_act's encoding mixes in the read port's state.
+  assign excl_o      = p_excl;
 
   // Counters (docs/qp-table.md says what each counts).
   logic wait_counted_q;
