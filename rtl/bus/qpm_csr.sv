@@ -240,7 +240,7 @@ module qpm_csr #(
   // ---------------------------------------------------------------------------------
   // Event counters: 32-bit, wrapping. The events are registered first (cnt_inc_q): a
   // counter counts an event one cycle after it, and the blocks' event logic and the
-  // 32-bit increments are in different cycles (docs/capacity.md, "Timing").
+  // 32-bit increments are in different cycles (docs/capacity.md, "Timing proxy").
 
   logic [AllCounters-1:0] cnt_inc, cnt_inc_q;
   always_comb begin

@@ -5,7 +5,7 @@
 // caller takes the grant (advance_i), the pointer moves past the winner. The two
 // "first requester" searches are binary trees (each node keeps the left child if it
 // requests, else the right one), so the depth grows with log2(N), not with N as a loop
-// over (pointer + k) % N would (docs/capacity.md, "Timing").
+// over (pointer + k) % N would (docs/capacity.md, "Timing proxy").
 module qpm_rr_arbiter #(
   parameter int unsigned N = 8,
   localparam int unsigned IdxW = (N > 1) ? $clog2(N) : 1
