@@ -221,6 +221,16 @@ package qpm_pkg;
                          // a dp_exec_rsp_t)
   } ctx_op_e;
 
+  // Which requester qpm_dp_front offers to the QP cache (qpm_front_arbiter).
+  typedef enum logic [2:0] {
+    GNone  = 3'd0,
+    GDp    = 3'd1,
+    GDb    = 3'd2,
+    GCmd   = 3'd3,
+    GFlush = 3'd4,
+    GFatal = 3'd5
+  } front_grant_e;
+
   typedef enum logic [1:0] {
     CtxOk       = 2'd0,
     CtxMemErr   = 2'd1,  // the memory answered with an error

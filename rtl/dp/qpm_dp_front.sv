@@ -1,11 +1,11 @@
 // qpm_dp_front: the datapath, doorbell and command requests in front of the QP cache,
 // and the answers and events behind it (SPEC.md §2, §6, §11; docs/datapath.md).
 //
-//   datapath port ─┐                       ┌─► datapath responses (FIFO, DpRspDepth)
-//   doorbell port ─┤                       ├─► EQE port (FIFO, EqDepth)
-//   command unit ──┤                                               ├─► CQE port (FIFO, CqeDepth)
-//   fatal engine ──┼─► one request a cycle ─► QP cache pipeline ─┼─► command unit
-//   flush engine ──┘   (priority, aging)                           └─► both engines
+//   datapath port ─┐                                              ┌─► datapath responses
+//   doorbell port ─┤                                              ├─► EQE port
+//   command unit ──┤                                              ├─► CQE port
+//   fatal engine ──┼─► one request a cycle ─► QP cache pipeline ──┼─► command unit
+//   flush engine ──┘   (qpm_front_arbiter)                        └─► both engines
 //
 // Priority: datapath, then doorbells, then the command unit, then flush steps, except
 // that a command request, then a doorbell, that has waited CmdMaxWait cycles goes
@@ -112,38 +112,39 @@ module qpm_dp_front #(
     $error("DpRspDepth and EqDepth must be at most 128 (the 8-bit in-flight count)");
   end
 
-  typedef enum logic [2:0] {
-    GNone  = 3'd0,
-    GDp    = 3'd1,
-    GDb    = 3'd2,
-    GCmd   = 3'd3,
-    GFlush = 3'd4,
-    GFatal = 3'd5
-  } grant_e;
-  grant_e grant, lock_q;   // lock_q: the grant offered last cycle and not yet taken
+  qpm_pkg::front_grant_e grant, lock_q;   // lock_q: offered last cycle, not yet taken
 
-  // ---- credits
+  // ---- credits: datapath operations admitted and not yet answered plus the response
+  // FIFO's contents never exceed its depth. Each sum is kept as one counter (dp_used_q),
+  // moved by an admission and a pop, so the credit is a compare of a register with a
+  // constant, not an add of two counts in front of the grant.
   logic [RspCntW-1:0] rsp_count;
   logic [EqCntW-1:0]  eq_count;
-  logic [7:0]         inflight_q;       // datapath operations admitted, not yet answered
+  logic [7:0]         dp_used_q;
   logic               dp_credit;
-  assign dp_credit = 32'(inflight_q) + 32'(rsp_count) < DpRspDepth;
+  assign dp_credit = 32'(dp_used_q) < DpRspDepth;
 
   // ---- the engines' credits: steps in flight that may emit a CQE (an EQE) plus the
-  // CQE (EQ) FIFO's contents never exceed its depth
+  // CQE (EQ) FIFO's contents never exceed its depth (cqe_used_q, ev_used_q as above)
   logic [CqeCntW-1:0] cqe_count;
-  logic [7:0]         cqe_inflight_q, ev_inflight_q;
+  logic [7:0]         cqe_inflight_q, ev_inflight_q, cqe_used_q, ev_used_q;
   logic               fl_credit, ev_credit, ev_push, cmd_ev_take;
-  assign fl_credit   = 32'(cqe_inflight_q) + 32'(cqe_count) < CqeDepth;
+  logic               rsp_fifo_ready, cqe_push, cqe_fifo_ready, eq_in_valid, eq_in_ready;
+  assign fl_credit   = 32'(cqe_used_q) < CqeDepth;
   // A step offered and held keeps the reservations it was offered with (the offer
-  // stays stable until taken), and its EQ slot counts as used meanwhile.
+  // stays stable until taken), and its EQ slot counts as used meanwhile (ev_held). The
+  // EQ's room for 0, 1 or 2 more (the held step's, a command event's) as three compares
+  // of the counter with constants, beside each other.
   logic [1:0]  fl_perm_q;   // {cqe_ok, ev_ok} of a flush step held on the cache port
   logic        ev_held;
-  logic [31:0] ev_used;
-  assign ev_held     = lock_q == GFatal || (lock_q == GFlush && fl_perm_q[0]);
-  assign ev_used     = 32'(ev_inflight_q) + 32'(eq_count) + 32'(ev_held);
-  assign cmd_ev_take = cmd_ev_valid_i && !ev_push && ev_used < EqDepth;
-  assign ev_credit   = ev_used + 32'(cmd_ev_take) < EqDepth;
+  logic [2:0]  ev_room;     // ev_room[k]: ev_used_q + k < EqDepth
+  assign ev_held     = lock_q == qpm_pkg::GFatal || (lock_q == qpm_pkg::GFlush && fl_perm_q[0]);
+  assign ev_room[0]  = 32'(ev_used_q) < EqDepth;
+  assign ev_room[1]  = 32'(ev_used_q) + 32'd1 < EqDepth;
+  assign ev_room[2]  = 32'(ev_used_q) + 32'd2 < EqDepth;
+  assign cmd_ev_take = cmd_ev_valid_i && !ev_push && (ev_held ? ev_room[1] : ev_room[0]);
+  assign ev_credit   = (ev_held && cmd_ev_take) ? ev_room[2]
+                     : (ev_held || cmd_ev_take) ? ev_room[1] : ev_room[0];
 
   logic                        fa_step_valid, fa_step_ready, fa_req_a, fa_req_b, fa_engine_busy;
   logic [qpm_pkg::QpnW-1:0]    fa_step_qpn;
@@ -159,9 +160,9 @@ module qpm_dp_front #(
   // is zero.
   logic             fl_ev_ok, fl_cqe_ok;
   qpm_pkg::dp_req_t fl_step_as_op, fa_step_as_op;
-  assign fl_ev_ok      = (lock_q == GFlush) ? fl_perm_q[0]
+  assign fl_ev_ok      = (lock_q == qpm_pkg::GFlush) ? fl_perm_q[0]
                        : ev_credit && !fa_step_valid && !fa_engine_busy;
-  assign fl_cqe_ok     = (lock_q == GFlush) ? fl_perm_q[1] : fl_credit;
+  assign fl_cqe_ok     = (lock_q == qpm_pkg::GFlush) ? fl_perm_q[1] : fl_credit;
   always_comb begin
     fl_step_as_op     = '0;
     fl_step_as_op.qpn = fl_step_qpn;
@@ -173,34 +174,31 @@ module qpm_dp_front #(
     fa_step_as_op.pos[qpm_pkg::StepFatalOnly] = 1'b1;
   end
 
-  // ---- arbitration with aging and a lock
-  logic [$clog2(CmdMaxWait + 1)-1:0] cmd_wait_q, db_wait_q;
-  logic [$clog2(CmdMaxWait + 1)-1:0] fa_wait_q;
-  logic [$clog2(FlushMaxWait + 1)-1:0] fl_wait_q;
-  logic cmd_aged, db_aged, fa_aged, fl_aged;
-  assign cmd_aged = 32'(cmd_wait_q) >= CmdMaxWait;
-  assign db_aged  = 32'(db_wait_q) >= CmdMaxWait;
-  assign fa_aged  = 32'(fa_wait_q) >= CmdMaxWait;
-  assign fl_aged  = 32'(fl_wait_q) >= FlushMaxWait;
+  // ---- arbitration with aging and a lock (qpm_front_arbiter)
   logic dp_locked, db_locked, fl_locked, fa_locked;
   assign dp_locked = lock_valid_i && dp_req_i.qpn == lock_qpn_i;
   assign db_locked = lock_valid_i && db_i.qpn == lock_qpn_i;
   assign fl_locked = lock_valid_i && fl_step_qpn == lock_qpn_i;
   assign fa_locked = lock_valid_i && fa_step_qpn == lock_qpn_i;
-  always_comb begin
-    if (lock_q != GNone)                                 grant = lock_q;
-    else if (cmd_req_valid_i && cmd_aged)                grant = GCmd;
-    else if (db_valid_i && db_aged && !db_locked)        grant = GDb;
-    else if (fa_step_valid && fa_aged && ev_credit && !fa_locked) grant = GFatal;
-    else if (fl_step_valid && fl_aged && (fl_cqe_ok || fl_ev_ok) && !fl_locked)
-      grant = GFlush;
-    else if (dp_req_valid_i && dp_credit && !dp_locked)  grant = GDp;
-    else if (db_valid_i && !db_locked)                   grant = GDb;
-    else if (cmd_req_valid_i)                 grant = GCmd;
-    else if (fa_step_valid && ev_credit && !fa_locked) grant = GFatal;
-    else if (fl_step_valid && (fl_cqe_ok || fl_ev_ok) && !fl_locked) grant = GFlush;
-    else                                      grant = GNone;
-  end
+  qpm_front_arbiter #(
+    .CmdMaxWait   (CmdMaxWait),
+    .FlushMaxWait (FlushMaxWait)
+  ) u_arbiter (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .dp_ok_i     (dp_req_valid_i && dp_credit && !dp_locked),
+    .db_ok_i     (db_valid_i && !db_locked),
+    .cmd_ok_i    (cmd_req_valid_i),
+    .fl_ok_i     (fl_step_valid && (fl_cqe_ok || fl_ev_ok) && !fl_locked),
+    .fa_ok_i     (fa_step_valid && ev_credit && !fa_locked),
+    .db_waits_i  (db_valid_i),
+    .cmd_waits_i (cmd_req_valid_i),
+    .fl_waits_i  (fl_step_valid),
+    .fa_waits_i  (fa_step_valid),
+    .ready_i     (ctx_req_ready_i),
+    .grant_o     (grant),
+    .held_o      (lock_q)
+  );
 
   // A doorbell as the pipeline carries it: a dp_req_t with the count in wqes and the
   // queue in cls[0]; every other field zero (the pipeline knows a doorbell by its tag,
@@ -216,26 +214,26 @@ module qpm_dp_front #(
   always_comb begin
     ctx_req_o = '0;
     unique case (grant)
-      GDp: begin
+      qpm_pkg::GDp: begin
         ctx_req_o.tag   = qpm_pkg::TagDp;
         ctx_req_o.op    = qpm_pkg::CtxDp;
         ctx_req_o.index = dp_req_i.qpn;
         ctx_req_o.wdata = qpm_pkg::QpcW'(dp_req_i);
       end
-      GDb: begin
+      qpm_pkg::GDb: begin
         ctx_req_o.tag   = qpm_pkg::TagDoorbell;
         ctx_req_o.op    = qpm_pkg::CtxDp;
         ctx_req_o.index = db_i.qpn;
         ctx_req_o.wdata = qpm_pkg::QpcW'(db_as_op);
       end
-      GCmd: ctx_req_o = cmd_req_i;
-      GFlush: begin
+      qpm_pkg::GCmd: ctx_req_o = cmd_req_i;
+      qpm_pkg::GFlush: begin
         ctx_req_o.tag   = fl_step_tag;
         ctx_req_o.op    = qpm_pkg::CtxDp;
         ctx_req_o.index = fl_step_qpn;
         ctx_req_o.wdata = qpm_pkg::QpcW'(fl_step_as_op);
       end
-      GFatal: begin
+      qpm_pkg::GFatal: begin
         ctx_req_o.tag   = fa_step_tag;
         ctx_req_o.op    = qpm_pkg::CtxDp;
         ctx_req_o.index = fa_step_qpn;
@@ -244,33 +242,16 @@ module qpm_dp_front #(
       default: ;
     endcase
   end
-  assign ctx_req_valid_o = grant != GNone;
-  assign dp_req_ready_o  = grant == GDp && ctx_req_ready_i;
-  assign db_ready_o      = grant == GDb && ctx_req_ready_i;
-  assign cmd_req_ready_o = grant == GCmd && ctx_req_ready_i;
-  assign fl_step_ready   = grant == GFlush && ctx_req_ready_i;
-  assign fa_step_ready   = grant == GFatal && ctx_req_ready_i;
+  assign ctx_req_valid_o = grant != qpm_pkg::GNone;
+  assign dp_req_ready_o  = grant == qpm_pkg::GDp && ctx_req_ready_i;
+  assign db_ready_o      = grant == qpm_pkg::GDb && ctx_req_ready_i;
+  assign cmd_req_ready_o = grant == qpm_pkg::GCmd && ctx_req_ready_i;
+  assign fl_step_ready   = grant == qpm_pkg::GFlush && ctx_req_ready_i;
+  assign fa_step_ready   = grant == qpm_pkg::GFatal && ctx_req_ready_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      lock_q     <= GNone;
-      fl_perm_q  <= '0;
-      cmd_wait_q <= '0;
-      db_wait_q  <= '0;
-      fa_wait_q  <= '0;
-      fl_wait_q  <= '0;
-    end else begin
-      lock_q <= (ctx_req_valid_o && !ctx_req_ready_i) ? grant : GNone;
-      fl_perm_q <= {fl_cqe_ok, fl_ev_ok};
-      if (!cmd_req_valid_i || cmd_req_ready_o) cmd_wait_q <= '0;
-      else if (!cmd_aged)                      cmd_wait_q <= cmd_wait_q + 1'b1;
-      if (!db_valid_i || db_ready_o)           db_wait_q <= '0;
-      else if (!db_aged)                       db_wait_q <= db_wait_q + 1'b1;
-      if (!fa_step_valid || fa_step_ready)     fa_wait_q <= '0;
-      else if (!fa_aged)                       fa_wait_q <= fa_wait_q + 1'b1;
-      if (!fl_step_valid || fl_step_ready)     fl_wait_q <= '0;
-      else if (!fl_aged)                       fl_wait_q <= fl_wait_q + 1'b1;
-    end
+    if (!rst_ni) fl_perm_q <= '0;
+    else         fl_perm_q <= {fl_cqe_ok, fl_ev_ok};
   end
 
   // ---- answers
@@ -288,21 +269,35 @@ module qpm_dp_front #(
   assign ev_push         = rsp_step && answer.event_valid;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) inflight_q <= '0;
-    else         inflight_q <= inflight_q + 8'(dp_req_valid_i && dp_req_ready_o) - 8'(rsp_dp);
+    // an answer moves an operation from in flight into the FIFO (RspRoom_A): no change
+    if (!rst_ni) dp_used_q <= '0;
+    else         dp_used_q <= dp_used_q + 8'(dp_req_valid_i && dp_req_ready_o)
+                                        - 8'(dp_rsp_valid_o && dp_rsp_ready_i);
   end
 
   // The reservations a step holds, from its grant to its answer (the answer echoes them).
   logic step_ev_ok, step_cqe_ok;
-  assign step_ev_ok  = (fa_step_ready && fa_step_valid) || (fl_step_ready && fl_step_valid && fl_ev_ok);
+  assign step_ev_ok  = (fa_step_ready && fa_step_valid)
+                    || (fl_step_ready && fl_step_valid && fl_ev_ok);
   assign step_cqe_ok = fl_step_ready && fl_step_valid && fl_cqe_ok;
+  // The sums move as their parts do: in flight (above) and the FIFO's count (a push is
+  // always taken: CqeRoom_A, EqRoom_A; CqeUsed_A and EvUsed_A check the sums).
+  logic cqe_ans, cqe_out, ev_ans, ev_out;
+  assign cqe_ans = rsp_step && answer.step_cqe_ok;
+  assign cqe_out = cqe_valid_o && cqe_ready_i;
+  assign ev_ans  = rsp_step && answer.step_ev_ok;
+  assign ev_out  = eqe_valid_o && eqe_ready_i;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cqe_inflight_q <= '0;
       ev_inflight_q  <= '0;
+      cqe_used_q     <= '0;
+      ev_used_q      <= '0;
     end else begin
-      cqe_inflight_q <= cqe_inflight_q + 8'(step_cqe_ok) - 8'(rsp_step && answer.step_cqe_ok);
-      ev_inflight_q  <= ev_inflight_q + 8'(step_ev_ok) - 8'(rsp_step && answer.step_ev_ok);
+      cqe_inflight_q <= cqe_inflight_q + 8'(step_cqe_ok) - 8'(cqe_ans);
+      ev_inflight_q  <= ev_inflight_q + 8'(step_ev_ok) - 8'(ev_ans);
+      cqe_used_q     <= cqe_used_q + 8'(step_cqe_ok) - 8'(cqe_ans) + 8'(cqe_push) - 8'(cqe_out);
+      ev_used_q      <= ev_used_q + 8'(step_ev_ok) - 8'(ev_ans) + 8'(eq_in_valid) - 8'(ev_out);
     end
   end
 
@@ -310,10 +305,11 @@ module qpm_dp_front #(
   // write with events pending (SQ_DRAINED, PORT_FAULT's QP_FATAL) their delivery; the
   // step is granted after the write, so it reads the QPC the write left.
   logic cmd_write;
-  assign cmd_write = grant == GCmd && ctx_req_ready_i && cmd_req_i.op == qpm_pkg::CtxWrite
+  assign cmd_write = grant == qpm_pkg::GCmd && ctx_req_ready_i && cmd_req_i.op == qpm_pkg::CtxWrite
                   && cmd_req_i.wdata.valid;
-  assign fl_req_a = cmd_write && (cmd_req_i.wdata.state == qpm_pkg::StErr
-                                  || (cmd_req_i.wdata.ev_pending & ~qpm_event_pkg::EvFatalClass) != '0);
+  assign fl_req_a = cmd_write
+                 && (cmd_req_i.wdata.state == qpm_pkg::StErr
+                     || (cmd_req_i.wdata.ev_pending & ~qpm_event_pkg::EvFatalClass) != '0);
   // A fill that made its QP fatal (a QPC read failed, docs/events.md) uses the answers'
   // request input: the cache never answers in that cycle.
   logic [qpm_pkg::QpnW-1:0] req_b_qpn;
@@ -374,7 +370,6 @@ module qpm_dp_front #(
   assign flush_busy_o = fl_engine_busy || fa_engine_busy || cqe_inflight_q != '0
                      || ev_inflight_q != '0 || cqe_valid_o || eqe_valid_o;
 
-  logic cqe_push, cqe_fifo_ready;
   assign cqe_push = rsp_fl && answer.cqe_valid;
   qpm_fifo #(
     .Width ($bits(cqe_o)),
@@ -393,7 +388,6 @@ module qpm_dp_front #(
   assign cqe_sent_o    = cqe_valid_o && cqe_ready_i;
   assign wqe_flushed_o = cqe_sent_o && cqe_o.status == qpm_event_pkg::WcWrFlushErr;
 
-  logic rsp_fifo_ready;
   qpm_fifo #(
     .Width ($bits(dp_rsp_o)),
     .Depth (DpRspDepth)
@@ -411,7 +405,6 @@ module qpm_dp_front #(
 
   // A command event (PORT_ERR) takes a slot no step in flight has reserved, in a cycle
   // no step's event arrives.
-  logic eq_in_valid, eq_in_ready;
   qpm_pkg::eqe_t eq_in;
   assign cmd_ev_ready_o = cmd_ev_take;
   assign eq_in_valid    = ev_push || cmd_ev_take;
@@ -463,6 +456,10 @@ module qpm_dp_front #(
   `QPM_ASSERT_IMPL(FatalFillAlone_A, mem_fatal_i, !ctx_rsp_valid_i)
   `QPM_ASSERT_IMPL(EqRoom_A, eq_in_valid, eq_in_ready)
   `QPM_ASSERT_IMPL(CqeRoom_A, cqe_push, cqe_fifo_ready)
+  // The credit counters are the sums they stand for.
+  `QPM_ASSERT(DpUsed_A, 32'(rsp_count) <= 32'(dp_used_q) && 32'(dp_used_q) <= DpRspDepth)
+  `QPM_ASSERT(CqeUsed_A, 32'(cqe_used_q) == 32'(cqe_inflight_q) + 32'(cqe_count))
+  `QPM_ASSERT(EvUsed_A, 32'(ev_used_q) == 32'(ev_inflight_q) + 32'(eq_count))
   // Only steps complete WQEs and deliver events, each only with room reserved.
   // (a command's answer carries a QPC, not a dp_exec_rsp_t)
   `QPM_ASSERT_IMPL(StepOnlyCqe_A, (rsp_dp || rsp_db || rsp_step) && answer.cqe_valid,
