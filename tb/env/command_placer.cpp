@@ -33,6 +33,21 @@ void CommandPlacer::on_execute() {
   if (!placed_kind(c.cmd)) return;
   c.executed = true;
   c.mark = qpns_[c.cmd.qpn].answered;  // the last visit counts
+  c.visit = ++executions_;
+  // Doorbells taken since its last visit come before this read of the context.
+  if (release_doorbells_) release_doorbells_(c.cmd.qpn);
+}
+
+bool CommandPlacer::blocks_doorbell(uint32_t qpn, uint64_t taken_at) const {
+  if (!unanswered_.empty()) {
+    const Cmd &live = unanswered_.front();
+    if (live.executed && live.cmd.qpn == qpn && live.visit <= taken_at) return true;
+  }
+  auto it = qpns_.find(qpn);
+  if (it == qpns_.end()) return false;
+  for (const Cmd &c : it->second.cmds)
+    if (c.visit <= taken_at) return true;
+  return false;
 }
 
 bool CommandPlacer::on_response(uint64_t index, const Command &cmd, const Response &actual,
@@ -113,6 +128,7 @@ void CommandPlacer::run_command(PerQpn &p) {
   const Response expected = model_.execute(c.cmd, c.memory_error);
   judge_(c.index, c.cmd, before, expected, *c.actual);
   after_command_(c.cmd);
+  if (release_doorbells_) release_doorbells_(c.cmd.qpn);
 }
 
 }  // namespace qpm

@@ -15,6 +15,13 @@
 // held; a command answered before the operations ahead of it is held. Nothing is judged
 // before the model has run what precedes it.
 //
+// Doorbells of the QPN are placed by the datapath scoreboard (dp_scoreboard.h) where the
+// datapath front took them among the operations; a command's lock keeps them out only
+// until Execute (a PIN or UNPIN then sends its second request, a QUERY waiting for a
+// flush polls, with the lock released), so a doorbell taken after a command's last visit
+// to Execute comes after that command too: blocks_doorbell tells the scoreboard to hold
+// it until the command has run in the model (or visits Execute again, reading the
+// context anew), and release_doorbells asks it to look again.
 // Resets are placed by ResetFence (reset_fence.h) and are not seen here; MAP/UNMAP_PAGE,
 // SYNC_CACHE and PORT_FAULT touch no single QP and are applied at their answers.
 #pragma once
@@ -62,6 +69,14 @@ class CommandPlacer {
 
   // Operations or commands of qpn held (not yet in the model).
   bool busy(uint32_t qpn) const;
+  // Visits to Execute so far (a doorbell notes it when the front takes it), and whether
+  // a command of qpn whose last visit was at or before taken_at has not run in the model.
+  uint64_t executions() const { return executions_; }
+  bool blocks_doorbell(uint32_t qpn, uint64_t taken_at) const;
+  // Called with a QPN when a command of it runs in the model or visits Execute again.
+  void set_release_doorbells(std::function<void(uint32_t)> release) {
+    release_doorbells_ = std::move(release);
+  }
   bool idle() const { return held_ops_ == 0 && held_cmds_ == 0; }
   void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
   // Commands that met operations of their QPN: the answer of one came first on the ports
@@ -74,6 +89,7 @@ class CommandPlacer {
     Command cmd;
     bool executed = false;  // the unit reached Execute with it
     uint64_t mark = 0;      // operations of its QPN the cache answered before
+    uint64_t visit = 0;     // executions_ at its last visit to Execute
     std::optional<Response> actual;
     bool memory_error = false;
     bool met = false;       // counted in met_
@@ -95,6 +111,8 @@ class CommandPlacer {
   std::unordered_map<uint32_t, PerQpn> qpns_;
   size_t held_ops_ = 0, held_cmds_ = 0;
   uint64_t met_ = 0;
+  uint64_t executions_ = 0;
+  std::function<void(uint32_t)> release_doorbells_;
   FuncCoverage *coverage_ = nullptr;
 };
 

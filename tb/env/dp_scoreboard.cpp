@@ -199,6 +199,7 @@ void DpScoreboard::on_doorbell(const Doorbell &db, uint64_t ops_taken) {
   Pending marker;
   marker.is_doorbell = true;
   marker.executed = !wait_for_execution_;
+  marker.stamp = gate_stamp_ ? gate_stamp_() : 0;
   marker.db = db;
   auto &q = by_qpn_[qpn];
   auto at = std::find_if(q.begin(), q.end(),
@@ -230,7 +231,8 @@ void DpScoreboard::apply_doorbells(uint32_t qpn) {
   if (it == by_qpn_.end())
     return;
   auto &q = it->second;
-  while (!q.empty() && q.front().is_doorbell && q.front().executed) {
+  while (!q.empty() && q.front().is_doorbell && q.front().executed &&
+         !(gate_blocked_ && gate_blocked_(qpn, q.front().stamp))) {
     const Doorbell db = q.front().db;
     q.pop_front();
     const bool refused = !model_.doorbell(db);

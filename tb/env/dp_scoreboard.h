@@ -123,6 +123,16 @@ class DpScoreboard {
   // errors are injected, the only source of a change a doorbell can wait behind); off,
   // a doorbell applies as soon as the operations taken before it are answered.
   void set_wait_for_execution(bool on) { wait_for_execution_ = on; }
+  // A doorbell also waits for the QP commands the datapath front ran before it took the
+  // doorbell (command_placer.h): stamp() is the command placer's count of visits to
+  // Execute when the doorbell is taken, blocked(qpn, stamp) whether a command of qpn from
+  // before it has not run in the model; recheck(qpn) applies what is no longer blocked.
+  void set_doorbell_gate(std::function<uint64_t()> stamp,
+                         std::function<bool(uint32_t, uint64_t)> blocked) {
+    gate_stamp_ = std::move(stamp);
+    gate_blocked_ = std::move(blocked);
+  }
+  void recheck_doorbells(uint32_t qpn) { apply_doorbells(qpn); }
   // Problems the doorbell probe found (a doorbell answered that was never taken).
   const std::vector<std::string> &doorbell_problems() const { return doorbell_problems_; }
 
@@ -148,6 +158,7 @@ class DpScoreboard {
     DpRequest req;
     bool is_doorbell = false;  // a doorbell waiting for the operations ahead of it
     bool executed = false;     // ... and answered by the QP cache (on_doorbell_executed)
+    uint64_t stamp = 0;        // ... and the command placer's visits to Execute by then
     Doorbell db;
   };
   // Applies the doorbells at the front of qpn's queue (the operations ahead of them are
@@ -162,6 +173,8 @@ class DpScoreboard {
   ResetFence *fence_ = nullptr;
   std::function<bool(uint32_t)> held_;
   DoorbellApplied applied_;
+  std::function<uint64_t()> gate_stamp_;
+  std::function<bool(uint32_t, uint64_t)> gate_blocked_;
   std::unordered_map<uint32_t, std::deque<Pending>> by_qpn_;
   std::unordered_map<uint8_t, uint32_t> by_tag_;  // tag -> QPN of the operation in flight
   uint64_t accepted_ = 0, checked_ = 0, mismatch_count_ = 0;

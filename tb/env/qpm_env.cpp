@@ -104,6 +104,10 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   });
   scoreboard_.set_placer(&placer_);
   dp_scoreboard_.set_reset_fence(&reset_fence_, [this](uint32_t qpn) { return placer_.busy(qpn); });
+  dp_scoreboard_.set_doorbell_gate(
+      [this] { return placer_.executions(); },
+      [this](uint32_t qpn, uint64_t stamp) { return placer_.blocks_doorbell(qpn, stamp); });
+  placer_.set_release_doorbells([this](uint32_t qpn) { dp_scoreboard_.recheck_doorbells(qpn); });
   // With read errors a fill can make a QP fatal while a doorbell of it waits on that
   // fill: the doorbell then goes into the model once answered (after the fault).
   dp_scoreboard_.set_wait_for_execution(opt.mem.read_error_rate > 0.0);
