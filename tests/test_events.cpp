@@ -116,7 +116,7 @@ TEST_CASE("an event storm through a slow consumer: every event once, fatal befor
   EnvOptions eo;
   eo.seed = 82;
   eo.config = GENERATE("default", "tiny");
-  eo.eqe_stall_prob = 0.9;  // one EQE taken every ten cycles on average
+  eo.eqe_stall_prob = 0.95;  // one EQE taken every twenty cycles on average
   QpmEnv env(eo);
   const uint32_t kFaulting = eo.config == "tiny" ? 96 : 320;
   constexpr uint32_t kInfo = 48, kAccess = 24;

@@ -6,7 +6,11 @@
 //   qpm_evict_trap     EVICT_POLICY TRAP: the same choice asked of software first
 //
 // The lines the pipe writes this cycle (P0's looked-up line, P1's line) are never
-// victims: their write would land after the miss register took the way.
+// taken as victims: their write would land after the miss register took the way. The
+// choice (vict_step_i) is registered by the miss register and taken a step later
+// (vict_take_i), after a re-check of that one way that includes P0's line: the choice
+// itself excludes only P1's line, a register, so no path runs from the pipe's decision
+// through the policy's choice (docs/qp-cache.md, "Victim").
 module qpm_cache_tags #(
   parameter int unsigned Sets  = 64,
   parameter int unsigned Ways  = 4,
@@ -37,7 +41,11 @@ module qpm_cache_tags #(
   input  logic [Ways-1:0]      vict_reserved_i,     // ways miss registers own: no victims
   output logic                 vict_found_o,
   output logic [WayW-1:0]      vict_way_o,
-  output logic                 vict_valid_o,        // the chosen way's line: valid ...
+  // the take step of the miss register scheduled this cycle, and its answer
+  input  logic                 vict_take_i,
+  input  logic [WayW-1:0]      vict_take_way_i,
+  output logic                 vict_take_ok_o,      // the way may still go now
+  output logic                 vict_valid_o,        // the taken way's line: valid ...
   output logic                 vict_dirty_o,        // ... dirty ...
   output logic [TagW-1:0]      vict_tag_o,          // ... and its tag
   // one line, for the maintenance scan
@@ -118,13 +126,15 @@ module qpm_cache_tags #(
     .maint_line_i         (scan_line_i)
   );
 
-  // The lines the pipe writes this cycle (in P0's decision or in P1) are not victims.
+  // P1's line is kept out of the choice; P0's line only out of the take.
   always_comb begin
     for (int unsigned w = 0; w < Ways; w++) begin
-      set_excl[w] = (excl_i && look_line_o == LineW'({vict_set_i, WayW'(w)}))
-                 || (excl_p1_i && p1_line_i == LineW'({vict_set_i, WayW'(w)}));
+      set_excl[w] = excl_p1_i && p1_line_i == LineW'({vict_set_i, WayW'(w)});
     end
   end
+  logic take_p0_busy;
+  assign take_p0_busy   = excl_i && look_line_o == LineW'({vict_set_i, vict_take_way_i});
+  assign vict_take_ok_o = vict_take_i && set_eligible[vict_take_way_i] && !take_p0_busy;
 
   qpm_victim_select #(
     .Ways (Ways)
@@ -172,8 +182,8 @@ module qpm_cache_tags #(
     .cnt_o       (trap_cnt_o)
   );
 
-  assign vict_valid_o = set_valid[vict_way_o];
-  assign vict_dirty_o = set_dirty[vict_way_o];
-  assign vict_tag_o   = set_tags[32'(vict_way_o)*TagW +: TagW];
+  assign vict_valid_o = set_valid[vict_take_way_i];
+  assign vict_dirty_o = set_dirty[vict_take_way_i];
+  assign vict_tag_o   = set_tags[32'(vict_take_way_i)*TagW +: TagW];
 
 endmodule

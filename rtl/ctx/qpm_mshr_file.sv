@@ -66,10 +66,13 @@ module qpm_mshr_file #(
   output logic [SetW-1:0]         vict_set_o,
   output logic [Ways-1:0]         vict_reserved_o, // its ways registers own: no victims
   output logic                    vict_step_o,     // scheduled in MVictim: vict_mshr_o
-  output logic [MshrW-1:0]        vict_mshr_o,
+  output logic [MshrW-1:0]        vict_mshr_o,     // chooses a way ...
   input  logic                    vict_found_i,
   input  logic [WayW-1:0]         vict_way_i,
-  input  logic                    vict_valid_i,    // the chosen way holds a QPC ...
+  output logic                    vict_take_o,     // ... and, scheduled in MVictTake,
+  output logic [WayW-1:0]         vict_take_way_o, // takes it if it may still go now
+  input  logic                    vict_take_ok_i,
+  input  logic                    vict_valid_i,    // the taken way holds a QPC ...
   input  logic                    vict_dirty_i,    // ... that must be written back
   input  logic [TagW-1:0]         vict_tag_i,
   output logic                    reserve_o,
@@ -125,7 +128,8 @@ module qpm_mshr_file #(
     MDirWait  = 4'd5,
     MFillReq  = 4'd6,
     MFillWait = 4'd7,
-    MReplay   = 4'd8
+    MReplay   = 4'd8,
+    MVictTake = 4'd9
   } mshr_e;
 
   function automatic logic [LineW-1:0] line_of(logic [SetW-1:0] set, logic [WayW-1:0] way);
@@ -207,11 +211,11 @@ module qpm_mshr_file #(
   always_comb begin
     for (int unsigned m = 0; m < Mshrs; m++) begin
       unique case (m_state_q[m])
-        MVictim:           m_can[m] = 1'b1;
-        MWbRead:           m_can[m] = wbread_ok_i;
-        MDir:              m_can[m] = !m_wb_hazard_q[m];
-        MDirReq, MFillReq: m_can[m] = !rq_valid_q;
-        default:           m_can[m] = 1'b0;
+        MVictim, MVictTake: m_can[m] = 1'b1;
+        MWbRead:            m_can[m] = wbread_ok_i;
+        MDir:               m_can[m] = !m_wb_hazard_q[m];
+        MDirReq, MFillReq:  m_can[m] = !rq_valid_q;
+        default:            m_can[m] = 1'b0;
       endcase
     end
   end
@@ -229,19 +233,22 @@ module qpm_mshr_file #(
   assign vict_set_o     = m_qpn_q[sched][SetW-1:0];
   assign vict_step_o    = sched_any && s_state == MVictim;
   assign vict_mshr_o    = sched;
-  assign reserve_o      = vict_step_o && vict_found_i;
-  assign reserve_line_o = line_of(vict_set_o, vict_way_i);
+  assign vict_take_o     = sched_any && s_state == MVictTake;
+  assign vict_take_way_o = m_way_q[sched];
+  assign reserve_o       = vict_take_o && vict_take_ok_i;
+  assign reserve_line_o  = line_of(vict_set_o, vict_take_way_o);
   assign wbread_o       = sched_any && s_state == MWbRead;
   assign wbread_line_o  = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
   assign wbread_qpn_o   = m_vqpn_q[sched];
 
-  // A register owns its way from the victim choice until it is free again: no other
+  // A register owns its way from taking it until it is free again: no other
   // miss may take it (a compare per register, not a reserved bit per line).
   logic [Mshrs-1:0] m_owns;
   always_comb begin
     vict_reserved_o = '0;
     for (int unsigned m = 0; m < Mshrs; m++) begin
-      m_owns[m] = m_state_q[m] != MFree && m_state_q[m] != MVictim;
+      m_owns[m] = m_state_q[m] != MFree && m_state_q[m] != MVictim
+               && m_state_q[m] != MVictTake;
       if (m_owns[m] && m_qpn_q[m][SetW-1:0] == vict_set_o) vict_reserved_o[m_way_q[m]] = 1'b1;
     end
   end
@@ -339,17 +346,25 @@ module qpm_mshr_file #(
     // the scheduled register
     if (sched_any) begin
       unique case (s_state)
+        // The choice is registered and taken when next scheduled, after a re-check of
+        // that one way against the cycle it is taken in (the pipe may write it now): the
+        // choice is off the path from the pipe's decision (docs/qp-cache.md, "Victim").
         MVictim: begin
           if (vict_found_i) begin
-            m_way_d[sched] = vict_way_i;
-            if (vict_valid_i && vict_dirty_i) begin
-              m_vqpn_d[sched]  = {vict_tag_i, vict_set_o};
-              m_state_d[sched] = MWbRead;
-            end else begin
-              m_state_d[sched] = MDir;
-            end
+            m_way_d[sched]   = vict_way_i;
+            m_state_d[sched] = MVictTake;
           end else begin
             m_waited_d[sched] = 1'b1;
+          end
+        end
+        MVictTake: begin
+          if (!vict_take_ok_i) begin
+            m_state_d[sched] = MVictim;    // choose again
+          end else if (vict_valid_i && vict_dirty_i) begin
+            m_vqpn_d[sched]  = {vict_tag_i, vict_set_o};
+            m_state_d[sched] = MWbRead;
+          end else begin
+            m_state_d[sched] = MDir;
           end
         end
         MWbRead: m_state_d[sched] = MDir;   // the pipe reads it out this cycle
@@ -361,19 +376,12 @@ module qpm_mshr_file #(
             m_state_d[sched] = MDirReq;
           end
         end
-        MDirReq: begin
+        MDirReq, MFillReq: begin           // a directory entry's read, or a QPC's
           rq_valid_d       = 1'b1;
           rq_id_d          = MemIdW'(sched);
           rq_addr_d        = {m_addr_q[sched], 3'b0};
-          rq_line_d        = 1'b0;
-          m_state_d[sched] = MDirWait;
-        end
-        MFillReq: begin
-          rq_valid_d       = 1'b1;
-          rq_id_d          = MemIdW'(sched);
-          rq_addr_d        = {m_addr_q[sched], 3'b0};
-          rq_line_d        = 1'b1;
-          m_state_d[sched] = MFillWait;
+          rq_line_d        = s_state == MFillReq;
+          m_state_d[sched] = (s_state == MFillReq) ? MFillWait : MDirWait;
         end
         default: ;
       endcase

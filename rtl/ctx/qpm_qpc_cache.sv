@@ -108,18 +108,15 @@ module qpm_qpc_cache #(
   logic [LineW-1:0] look_line;
   logic [WayW:0]    look_pinned_in_set;
   logic [SetW-1:0]  vict_set;
-  logic             vict_step, vict_found, vict_valid, vict_dirty;
+  logic             vict_step, vict_found, vict_valid, vict_dirty, vict_take, vict_take_ok;
   logic [Ways-1:0]  vict_reserved;
   logic [MshrW-1:0] vict_mshr;
-  logic [WayW-1:0]  vict_way;
+  logic [WayW-1:0]  vict_way, vict_take_way;
   logic [TagW-1:0]  vict_tag;
-  logic [LineW-1:0] scan_line;
-  logic             scan_valid, scan_dirty;
+  logic             scan_valid, scan_dirty, reserve;
   logic [QpnW-1:0]  scan_qpn;
   logic             touch, dirty, pin, pin_value, excl, dirty_p1, excl_p1;
-  logic [LineW-1:0] p1_line;
-  logic             reserve;
-  logic [LineW-1:0] reserve_line;
+  logic [LineW-1:0] p1_line, scan_line, reserve_line;
   // miss registers
   logic             m_on, m_filling, m_free_any, m_all_free;
   logic [MshrW-1:0] m_idx, m_free_idx;
@@ -130,12 +127,9 @@ module qpm_qpc_cache #(
   logic [Mshrs*SeqW-1:0] deq_seq;
   qpm_pkg::ctx_status_e  replay_status;
   logic                  replay_fatal;
-  logic             wbread_ok, wbread;
-  logic [LineW-1:0] wbread_line;
-  logic [QpnW-1:0]  wbread_qpn;
-  logic             fill, fill_fatal;
-  logic [LineW-1:0] fill_line;
-  logic [QpnW-1:0]  fill_qpn;
+  logic             wbread_ok, wbread, fill, fill_fatal;
+  logic [LineW-1:0] wbread_line, fill_line;
+  logic [QpnW-1:0]  wbread_qpn, fill_qpn;
   logic [57:0]      fill_addr;
   logic             rd_req_valid, rd_req_ready, rd_req_line;
   logic [MemIdW-1:0] rd_req_id;
@@ -192,6 +186,9 @@ module qpm_qpc_cache #(
     .vict_reserved_i      (vict_reserved),
     .vict_found_o         (vict_found),
     .vict_way_o           (vict_way),
+    .vict_take_i          (vict_take),
+    .vict_take_way_i      (vict_take_way),
+    .vict_take_ok_o       (vict_take_ok),
     .vict_valid_o         (vict_valid),
     .vict_dirty_o         (vict_dirty),
     .vict_tag_o           (vict_tag),
@@ -261,6 +258,9 @@ module qpm_qpc_cache #(
     .vict_mshr_o       (vict_mshr),
     .vict_found_i      (vict_found),
     .vict_way_i        (vict_way),
+    .vict_take_o       (vict_take),
+    .vict_take_way_o   (vict_take_way),
+    .vict_take_ok_i    (vict_take_ok),
     .vict_valid_i      (vict_valid),
     .vict_dirty_i      (vict_dirty),
     .vict_tag_i        (vict_tag),

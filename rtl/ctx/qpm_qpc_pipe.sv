@@ -218,14 +218,15 @@ module qpm_qpc_pipe #(
       end else if (look_hit_i) begin
         unique case (r.op)
           qpm_pkg::CtxRead:  if (!read_port_busy)  p_act = PReadHit;
+          // a write or read-modify-write is kept out of the victim's take even in a
+          // cycle it waits (excl_o below)
           qpm_pkg::CtxWrite: begin
             if (!write_slot_busy) p_act = PWriteHit;
-            p_excl = !write_slot_busy;
+            p_excl = 1'b1;
           end
           qpm_pkg::CtxDp: begin
             if (!read_port_busy && !write_slot_busy) p_act = PRmw;
-            // as it would be without a miss register's read-out
-            p_excl = !(xread_i && wb_free_any_i) && !write_slot_busy;
+            p_excl = 1'b1;
           end
           qpm_pkg::CtxPin: begin
             p_act  = PRespond;
@@ -265,17 +266,15 @@ module qpm_qpc_pipe #(
   // A context written invalid (DESTROY_QP) is no longer pinned.
   assign pin_o       = (hit_ok && pin_op) || (p_act == PWriteHit && !r.wdata.valid);
   assign pin_value_o = p_act != PWriteHit && r.op == qpm_pkg::CtxPin;
-  // Only a line the pipe writes this cycle (data, or its pin bit) is kept out of the
-  // victim choice; a read hit is safe. (Excluding every hit let a stream of hits starve
-  // a set's last evictable way.)
-  // A read-modify-write is kept out from P0, and while it writes in P1 (its dirty bit is
-  // set only then, when it really changed the QPC). The exclusion matters only to a miss
-  // register's victim step, and no read-out is scheduled in that cycle (one step per
-  // cycle), so a read-modify-write counts as if no read-out took the read port: equal
-  // in every cycle the victim is used, a superset otherwise, and the path from the
-  // scheduler through the read-out and this decision back to the victim choice is gone
-  // (docs/capacity.md, "Timing proxy"). It is decided beside p_act (p_excl), not
-  // decoded from it: p_act's encoding mixes in the read port's state.
+  // Only a line the pipe may write this cycle (data, or its pin bit) is kept out of a
+  // miss register's take of its victim; a read hit is safe. (Excluding every hit let a
+  // stream of hits starve a set's last evictable way.) A read-modify-write is kept out
+  // from P0, and while it writes in P1 (its dirty bit is set only then, when it really
+  // changed the QPC). A write or read-modify-write that waits this cycle for the RAM
+  // ports is kept out too: a superset, safe, and the exclusion is then decided beside
+  // p_act from the lookup alone, not from the ports' state (the read-out, the fill):
+  // no path from the scheduler or the maintenance scan through the read port's state
+  // and this decision to the take (docs/capacity.md, "Timing proxy").
   assign excl_o      = p_excl;
 
   // Counters (docs/qp-table.md says what each counts).
