@@ -52,10 +52,21 @@ def _read(path: Path) -> Optional[Dict[str, str]]:
 
 
 def begin(build_dir: Path) -> None:
+    """source_root: the checkout the build compiled, whose path the Verilated models
+    write into their coverage files (a build copied to another checkout keeps it)."""
     build_dir.mkdir(parents=True, exist_ok=True)
     (build_dir / STAMP_NAME).unlink(missing_ok=True)
-    (build_dir / (STAMP_NAME + ".pending")).write_text(
-        json.dumps({"sources": source_hashes()}, indent=1, sort_keys=True) + "\n")
+    (build_dir / (STAMP_NAME + ".pending")).write_text(json.dumps(
+        {"sources": source_hashes(), "source_root": str(REPO_ROOT)}, indent=1,
+        sort_keys=True) + "\n")
+
+
+def source_root(build_dir: Path) -> Optional[str]:
+    """The checkout path the stamped build was compiled from, or None without a stamp."""
+    try:
+        return str(json.loads((build_dir / STAMP_NAME).read_text())["source_root"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def end(build_dir: Path) -> None:

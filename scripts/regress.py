@@ -291,22 +291,28 @@ def suite_properties(args, complete: bool = True) -> dict:
     return props
 
 
+def coverage_root(args) -> str:
+    """The checkout path in the build's coverage files: the one it was compiled from (its
+    stamp says), which is this checkout unless the build was made elsewhere."""
+    return build_stamp.source_root(args.build) or str(lib.REPO_ROOT)
+
+
 def write_plan(args, run_list: List[lib.Run], mine: List[lib.Run]) -> None:
     """OUT/plan.json, before any run: what this shard owes, so a merge can name every run
     of a shard that was killed before it reported them."""
     lib.write_plan(args.out / lib.PLAN_NAME, lib.Plan(
         base_seed=args.base_seed, rounds=args.seeds, cmds=args.cmds, seed=args.seed,
         shard=f"{args.shard[0]}/{args.shard[1]}" if args.shard else "1/1",
-        repo_root=str(lib.REPO_ROOT), build=lib.display_path(args.build), run_list=[r.name for r in run_list],
+        repo_root=coverage_root(args), build=lib.display_path(args.build), run_list=[r.name for r in run_list],
         runs=[r.name for r in mine]))
 
 
-def report_coverage(runs: List[lib.Run], out: Path, gate: bool,
+def report_coverage(runs: List[lib.Run], out: Path, gate: bool, root: str,
                     suite_fcov: Optional[Path] = None) -> Tuple[List[str], List[str]]:
-    """The coverage report lines, and the coverage gate's problems (with gate)."""
+    """The coverage report lines, and the coverage gate's problems (with gate). root: the
+    checkout path the coverage files name (made relative in the merge)."""
     run_dirs = [out / "runs" / run.name for run in runs]
-    dat_files = [(f, str(lib.REPO_ROOT))
-                 for f in sorted(f for d in run_dirs for f in d.glob("coverage-*.dat"))]
+    dat_files = [(f, root) for f in sorted(f for d in run_dirs for f in d.glob("coverage-*.dat"))]
     fcov_files = [d / "fcov.json" for d in run_dirs if (d / "fcov.json").exists()]
     if suite_fcov is not None and suite_fcov.is_dir():
         fcov_files += sorted(suite_fcov.glob("fcov-*.json"))
@@ -380,7 +386,7 @@ def main(argv=None) -> int:
     if not args.no_coverage:
         print("merging coverage", flush=True)
     coverage, gate_problems = ([], []) if args.no_coverage else report_coverage(
-        runs, args.out, full_matrix(args), args.suite_fcov)
+        runs, args.out, full_matrix(args), coverage_root(args), args.suite_fcov)
     reports = [f"junit: {lib.display_path(args.out / 'junit.xml')}, logs: "
                f"{lib.display_path(args.out / 'runs')}/<name>/log.txt"]
     summary = lib.format_summary(results, header, reports + coverage)

@@ -186,7 +186,7 @@ class Plan:
     cmds: int
     seed: Optional[int]     # regress.py --seed: every run with this seed
     shard: str              # "k/N" ("1/1" unsharded)
-    repo_root: str          # the checkout's path on the shard's host (its coverage paths)
+    repo_root: str          # the checkout path the build's coverage files name
     build: str              # --build, as given (the replay lines of runs a shard lost)
     run_list: List[str]     # every run of the (filtered) list, all shards together
     runs: List[str]         # this shard's

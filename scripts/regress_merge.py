@@ -221,7 +221,8 @@ def run_cmds(run: lib.Run) -> int:
 
 def shard_dat_files(shard: Shard) -> List[Tuple[Path, str]]:
     """A shard's merged coverage if it made one, else its raw per-run files (a shard
-    killed before its merge), each with the checkout root its paths start with."""
+    killed before its merge), each with the checkout root its paths start with (where
+    the shard's build was compiled: its plan says)."""
     root = shard.plan.repo_root if shard.plan else str(lib.REPO_ROOT)
     merged = shard.path / "coverage" / "merged.dat"
     files = [merged] if merged.exists() and shard.complete else \

@@ -6,7 +6,8 @@
 #  2. --shard 0/3, 4/3 and malformed specs exit 2;
 #  3. regress.py on fake qpm_sim/qpm_tests (made here) for shards 1/2 and 2/2, then
 #     regress_merge.py: JUnit counts add up, the failure keeps its signature, functional
-#     coverage is summed, and merging a shard with itself (overlap) is refused; a shard
+#     coverage is summed, line coverage of builds from two checkout paths merges on one
+#     relative path, and merging a shard with itself (overlap) is refused; a shard
 #     without a build stamp, or with a stale one, refuses to run;
 #  3b. a missing shard, a shard killed (SIGTERM) after its first run, and no shard at all:
 #     the merge exits 1 with a "missing:" JUnit failure and a MISSING line per lost run;
@@ -75,8 +76,10 @@ done
 # --- 3. run two shards on a fake build, then merge them ---------------------------------
 fake="$tmp/fake"
 mkdir -p "$fake"
-# qpm_sim: writes fcov.json; the tiny/errors run under the trap policy (round 0 only)
-# fails with a mismatch; with FAKE_SLOW set every run takes that many seconds.
+# qpm_sim: writes fcov.json, and a Verilator coverage file naming line 20 of
+# rtl/qpm_top.sv under the checkout path in the file "root" beside it (where a real
+# build was compiled); the tiny/errors run under the trap policy (round 0 only) fails
+# with a mismatch; with FAKE_SLOW set every run takes that many seconds.
 cat >"$fake/qpm_sim" <<'EOF'
 #!/usr/bin/env bash
 config= fcov= errors=0 policy=
@@ -91,6 +94,8 @@ while [ $# -gt 0 ]; do
 done
 sleep "${FAKE_SLOW:-0}"
 [ -n "$fcov" ] && echo '{"bins": {"state.a": 1, "state.never": 0, "status/OK": 2}}' >"$fcov"
+printf "# SystemC::Coverage-3\nC '\001t\002line\001page\002v_line/qpm_top\001f\002%s/rtl/qpm_top.sv\001l\00220\001n\0020\001o\002block\001h\002TOP.qpm_top' 1\n" \
+  "$(cat "$(dirname "$0")/root")" >"coverage-$$.dat"
 if [ "$config" = tiny ] && [ "$errors" = 1 ] && [ "$policy" = trap ]; then
   printf '[error] MISMATCH at command #3: query qpn=0x10\n  qpc.state: expected 0x1 got 0x2\n'
   exit 1
@@ -100,9 +105,9 @@ EOF
 printf '#!/usr/bin/env bash\necho "All tests passed"\n' >"$fake/qpm_tests"
 chmod +x "$fake/qpm_sim" "$fake/qpm_tests"
 
-run_shard() {  # k: runs shard k/2 of 2 rounds (34 runs) into $tmp/s$k
+run_shard() {  # k [BUILD]: runs shard k/2 of 2 rounds (34 runs) into $tmp/s$k
   local rc=0
-  "${regress[@]}" --seeds 2 --base-seed 1000 --jobs 2 --shard "$1/2" --build "$fake" \
+  "${regress[@]}" --seeds 2 --base-seed 1000 --jobs 2 --shard "$1/2" --build "${2:-$fake}" \
     --out "$tmp/s$1" --waves 0 >"$tmp/s$1.out" 2>&1 || rc=$?
   echo "$rc"
 }
@@ -122,9 +127,21 @@ stamp
 sed -i 's/"CMakeLists.txt": "[0-9a-f]*"/"CMakeLists.txt": "0"/' "$fake/qpm-build-stamp.json"
 expect_refusal "a stale build, naming the changed file" "stale.*changed: CMakeLists.txt"
 stamp
+# Two builds compiled in checkouts at different paths (the stamp says where): the merged
+# coverage must name rtl/qpm_top.sv once, relative, whatever the paths.
+cp -r "$fake" "$tmp/fake2"
+for pair in "$fake:/checkout-a/qpm" "$tmp/fake2:/checkout-b/qpm"; do
+  echo "${pair#*:}" >"${pair%%:*}/root"
+  python3 - "${pair%%:*}/qpm-build-stamp.json" "${pair#*:}" <<'EOF'
+import json, sys
+stamp = json.load(open(sys.argv[1]))
+stamp["source_root"] = sys.argv[2]
+json.dump(stamp, open(sys.argv[1], "w"))
+EOF
+done
 
 rc1=$(run_shard 1)
-rc2=$(run_shard 2)
+rc2=$(run_shard 2 "$tmp/fake2")
 # The failing run is index 11 (round 0, tiny, errors, trap): odd, so in shard 2/2.
 if [ "$rc1" -eq 0 ] && [ "$rc2" -eq 1 ]; then
   ok "shard exit codes 0 and 1"
@@ -154,6 +171,9 @@ checks = {
         == {"state.a": 32, "state.never": 0, "status/OK": 64},
     "fcov_unhit.txt names the unhit bin": open(f"{out}/fcov_unhit.txt").read() == "state.never\n",
     "the coverage gate fails on it": "coverage gate: FAIL" in open(f"{out}/summary.txt").read(),
+    "coverage of both checkouts on one relative path":
+        open(f"{out}/coverage/merged.info").read().split("\n")[1:3]
+        == ["SF:rtl/qpm_top.sv", "DA:20,32"],
     "summary names the replay": "sim.tiny.errors.trap.qpn16m.r0" in open(f"{out}/summary.txt").read()
         and "--evict-policy trap --qps 4096" in open(f"{out}/summary.txt").read(),
 }
