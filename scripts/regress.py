@@ -13,7 +13,7 @@ failure, and re-runs up to --waves failing qpm_sim runs with an FST waveform int
 OUT/waves/.
 
   scripts/regress.py --seeds 10 --jobs 2                  # usually through `make regress`
-  scripts/regress.py --base-seed 261130000 --seeds 4 --run sim.tiny.slow.lru.qpn64k.r3
+  scripts/regress.py --base-seed 261130000 --seeds 4 --run sim.tiny.slow.plru.qpn4k.r3
   scripts/regress.py --seeds 40 --shard 2/4 --base-seed 261130000 --out build/rs2
   scripts/regress.py --list --seeds 5                     # the run list; runs nothing
 

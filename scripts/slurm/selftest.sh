@@ -13,7 +13,7 @@
 # Exit 0 only when pass 1 passed and pass 2 failed as it must.
 #
 #   scripts/slurm/selftest.sh          # or make regress-slurm-selftest
-# Environment: SHARDS (4), SEEDS (rounds, 1), CMDS (commands per qpm_sim run, 300),
+# Environment: SHARDS (4), SEEDS (rounds, 1), CMDS (commands per qpm_sim run, 100),
 # SCRATCH (build/slurm-selftest; emptied first), JOBS (build jobs, 2), COV_BUILD (the
 # build the shards run, build/cov: made by make regress-build; another directory is used
 # as it is, and must carry its stamp). Needs root (the daemons run as root); installs
@@ -22,7 +22,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cd "$repo"
-shards=${SHARDS:-4} seeds=${SEEDS:-1} cmds=${CMDS:-300} jobs=${JOBS:-2}
+shards=${SHARDS:-4} seeds=${SEEDS:-1} cmds=${CMDS:-100} jobs=${JOBS:-2}
 cov_build=${COV_BUILD:-build/cov}
 scratch=$(mkdir -p "${SCRATCH:-build/slurm-selftest}" && cd "${SCRATCH:-build/slurm-selftest}" && pwd)
 base_seed=1202  # fixed: the selftest runs the same list every time
