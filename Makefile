@@ -8,8 +8,11 @@
 #   make synth    Yosys 0.23 area (NAND2 GE) and logic-level report: build/synth/report.md
 #   make synth-sweep  the same over cache sizes, ways and MSHRs, with a plot
 #   make deps     install the Debian packages that are missing
-#   make regress  the nightly regression: SEEDS seeds x configs x memory profiles, with
-#                 line/toggle and functional coverage (docs/verification.md)
+#   make regress  the nightly regression: SEEDS rounds of configs x memory profiles (policy
+#                 and QPN space in rotation), with line/toggle and functional coverage
+#                 (docs/verification.md)
+#   make regress-slurm-selftest  the sharded nightly on a single-node Slurm it starts
+#                 (scripts/slurm/selftest.sh; installs slurm-wlm and munge when missing)
 #   make mutate   the mutation check: every RTL mutant in tests/mutants must be killed
 #   make formal   every proof in formal/*.toml (Yosys sat, yosys-smtbmc with z3)
 #   make formal-mutants  each proof must fail on its own planted bug (formal/mutants)
@@ -105,10 +108,12 @@ clean:
 	rm -rf $(BUILD)
 
 # Nightly regression (scripts/regress.py, docs/verification.md): a coverage build in
-# build/cov, then SEEDS seeds x {default, tiny} x 4 memory profiles of qpm_sim plus the
-# cache random test, JOBS at a time. SEED=S replays one seed; SHARD=k/N runs one shard
-# (give every shard the same BASE_SEED); REGRESS_ARGS takes any other regress.py flag,
-# e.g. REGRESS_ARGS='--test sim --config tiny --profile slow'.
+# build/cov, then SEEDS rounds of {default, tiny} x 8 memory profiles of qpm_sim (each
+# with a replacement policy and a QPN space in rotation) plus the cache random test, JOBS
+# at a time, every run with its own seed. SEED=S gives every selected run seed S;
+# SHARD=k/N runs one shard (give every shard the same BASE_SEED) and never builds: it
+# needs build/cov from make regress-build of this checkout. REGRESS_ARGS takes any other
+# regress.py flag, e.g. REGRESS_ARGS='--run sim.tiny.slow.lru.qpn4k.r0'.
 SEEDS        ?= 10
 SHARD        ?=
 BASE_SEED    ?=
@@ -116,26 +121,36 @@ REGRESS_OUT  ?= $(BUILD)/regress
 REGRESS_ARGS ?=
 COV_BUILD    := $(BUILD)/cov
 
-.PHONY: regress regress-build regress-smoke
+.PHONY: regress regress-build regress-smoke regress-slurm-selftest
 
 $(COV_BUILD)/CMakeCache.txt: $(BUILD)/.deps-ok CMakeLists.txt
 	@mkdir -p $(COV_BUILD)
 	cmake -S . -B $(COV_BUILD) -DCMAKE_BUILD_TYPE=Release -DQPM_COVERAGE=ON > $(COV_BUILD)/cmake.log
 
+# The stamp (scripts/build_stamp.py) records the sources the build read: a shard checks it
+# and refuses a missing or stale build instead of building.
 regress-build: $(COV_BUILD)/CMakeCache.txt
+	@python3 scripts/build_stamp.py begin $(COV_BUILD)
 	@scripts/quiet_build.sh $(COV_BUILD) $(JOBS) --target qpm_sim qpm_tests
+	@python3 scripts/build_stamp.py end $(COV_BUILD)
 
-regress: regress-build
+regress: $(if $(SHARD),,regress-build)
 	python3 scripts/regress.py --seeds $(SEEDS) --jobs $(JOBS) --build $(COV_BUILD) \
 	  --out $(REGRESS_OUT) $(SEED_ARG) $(if $(SHARD),--shard $(SHARD)) \
 	  $(if $(BASE_SEED),--base-seed $(BASE_SEED)) --suite-fcov $(BUILD)/fcov-tests \
 	  $(REGRESS_ARGS)
 
-# CI: one seed of every run-list entry (15 runs) on the normal build, without the
-# coverage build (which the nightly pays for).
+# One round of the run list (17 runs, each with its own seed) on the normal build,
+# without the coverage build (which the nightly pays for); CI leaves it to the nightly.
 regress-smoke: build
 	python3 scripts/regress.py --seeds 1 --jobs $(JOBS) --build $(BUILD) --no-coverage \
 	  --out $(BUILD)/regress-smoke
+
+# The sharded nightly on Slurm, end to end on a single-node Slurm started in
+# $(BUILD)/slurm-selftest (nightly, not CI): SHARDS array tasks, the merge job after them,
+# then the same with one shard cancelled, which must fail (docs/verification.md).
+regress-slurm-selftest:
+	scripts/slurm/selftest.sh
 
 # Mutation check (nightly): each patch in tests/mutants applied to a scratch copy,
 # rebuilt and run against the suite; MUTANT=pattern picks some.

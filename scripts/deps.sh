@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages qpm needs, only those missing, saying what it does.
+#   scripts/deps.sh           the packages every target needs (CI installs these)
+#   scripts/deps.sh slurm     only the single-node Slurm of scripts/slurm/selftest.sh
+#                             (slurm-wlm, munge): the nightly's, kept out of CI's list
 set -euo pipefail
-pkgs=(verilator yosys z3 catch2 libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev lcov cmake g++ make
-      python3 gnuplot-nox)
+case "${1:-core}" in
+  core) pkgs=(verilator yosys z3 catch2 libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
+              lcov cmake g++ make python3 gnuplot-nox) ;;
+  slurm) pkgs=(slurm-wlm munge) ;;
+  *) echo "deps: unknown group '$1' (core or slurm)" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

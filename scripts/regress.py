@@ -1,19 +1,27 @@
 #!/usr/bin/env python3
 """qpm nightly regression: many seeds of qpm_sim and of the cache random test, in parallel.
 
-The run list is seeds x configs (default, tiny) x memory profiles (fast, slow,
-backpressure, errors) of qpm_sim, then seeds x the cache random test of qpm_tests. Each
-run works in OUT/runs/<name>/ (log.txt, fcov.json, Verilator coverage-*.dat). The runner
-writes OUT/junit.xml, OUT/summary.txt, OUT/coverage/ (merged line+toggle coverage, HTML),
-OUT/fcov.txt and OUT/fcov.json, prints a replay command for every failure, and re-runs
-up to --waves failing qpm_sim runs with an FST waveform into OUT/waves/.
+The run list is --seeds rounds; a round is one qpm_sim run per config (default, tiny) and
+memory profile, each with a replacement policy and a QPN space in rotation, then one run
+of the cache random test of qpm_tests. Every run has its own seed, derived from the base
+seed and its index in the list (regress_lib.build_run_list). Each run works in
+OUT/runs/<name>/ (log.txt, fcov.json, Verilator coverage-*.dat). The runner writes
+OUT/plan.json (the run list, first), OUT/junit.xml (after every run, so a killed shard
+still reports what finished), OUT/summary.txt, OUT/coverage/ (merged line+toggle
+coverage, HTML), OUT/fcov.txt and OUT/fcov.json, prints a replay command for every
+failure, and re-runs up to --waves failing qpm_sim runs with an FST waveform into
+OUT/waves/.
 
   scripts/regress.py --seeds 10 --jobs 2                  # usually through `make regress`
-  scripts/regress.py --seed 261130004 --test sim --config tiny --profile slow   # replay
+  scripts/regress.py --base-seed 261130000 --seeds 4 --run sim.tiny.slow.plru.qpn4k.r3
   scripts/regress.py --seeds 40 --shard 2/4 --base-seed 261130000 --out build/rs2
   scripts/regress.py --list --seeds 5                     # the run list; runs nothing
 
-Exit status: 0 when every run passed, 1 when any failed, 2 on bad usage.
+A shard (--shard) never builds: it checks that --build was made by `make regress-build`
+from this checkout's sources (scripts/build_stamp.py) and stops with exit 2 if not.
+
+Exit status: 0 when every run passed, 1 when any failed, 2 on bad usage or a missing or
+stale build, 143 when stopped by SIGTERM (a scheduler's time limit or scancel).
 """
 import argparse
 import concurrent.futures
@@ -27,9 +35,10 @@ import time
 from pathlib import Path
 from typing import List, Optional, Tuple
 
+import build_stamp
 import regress_lib as lib
 
-RUN_TIMEOUT_S = 600
+RUN_TIMEOUT_S = 1200  # default, slow, 2000 commands: 455 s on the coverage build
 MAX_SEED = 2**32 - 1  # Catch2 2.13 --rng-seed reads an unsigned int and refuses more
 
 
@@ -60,17 +69,28 @@ def default_base_seed() -> int:
 def parse_args(argv):
     p = argparse.ArgumentParser(
         description="qpm nightly regression (qpm_sim and the cache random test).",
-        epilog="Exit status: 0 all passed, 1 a run failed, 2 bad usage.")
-    p.add_argument("--seeds", type=positive_int, default=10, help="seeds per entry (10)")
+        epilog="Exit status: 0 all passed, 1 a run failed, 2 bad usage or build, "
+               "143 SIGTERM.")
+    p.add_argument("--seeds", type=positive_int, default=10,
+                   help="rounds of the run list, each with its own seeds (10)")
     p.add_argument("--jobs", type=positive_int, default=2, help="runs at a time (2)")
-    p.add_argument("--seed", type=int, help="replay: only runs with this seed")
+    p.add_argument("--seed", type=int,
+                   help="every selected run with this seed instead of its own")
     p.add_argument("--test", action="append", choices=lib.TESTS, help="only this test")
     p.add_argument("--config", action="append", choices=lib.CONFIGS, help="only this config")
     p.add_argument("--profile", action="append", choices=list(lib.PROFILES),
                    help="only this memory profile")
+    p.add_argument("--policy", action="append", choices=lib.POLICIES,
+                   help="only this replacement policy")
+    p.add_argument("--space", action="append", choices=list(lib.SPACES),
+                   help="only this QPN space")
+    p.add_argument("--run", action="append", metavar="NAME",
+                   help="only the run of this name (what a replay line names)")
     p.add_argument("--shard", type=shard_spec, metavar="k/N",
-                   help="only runs whose index i in the run list has i %% N == k-1")
-    p.add_argument("--base-seed", type=int, help="first seed (default: today, YYMMDD000)")
+                   help="only runs whose position i in the (filtered) run list has "
+                        "i %% N == k-1; needs a build from make regress-build")
+    p.add_argument("--base-seed", type=int,
+                   help="the seed every run's seed derives from (default: today, YYMMDD000)")
     p.add_argument("--build", type=Path, default=lib.REPO_ROOT / "build" / "cov",
                    help="directory with qpm_sim and qpm_tests (build/cov)")
     p.add_argument("--out", type=Path, default=lib.REPO_ROOT / "build" / "regress",
@@ -88,27 +108,36 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.base_seed is None:
         args.base_seed = default_base_seed()
+    if args.base_seed < 0:
+        p.error("--base-seed must be 0 or more")
     if args.waves < 0:
         p.error("--waves must be 0 or more")
-    seeds = [args.seed] if args.seed is not None else \
-        list(range(args.base_seed, args.base_seed + args.seeds))
-    if not all(0 <= s <= MAX_SEED for s in seeds):
-        p.error(f"seeds must lie in 0..{MAX_SEED} (Catch2 --rng-seed is 32-bit)")
-    args.seed_list = seeds
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
+        p.error(f"--seed must lie in 0..{MAX_SEED} (Catch2 --rng-seed is 32-bit)")
+    args.filters = lib.Filters(args.test or [], args.config or [], args.profile or [],
+                               args.policy or [], args.space or [], args.run or [])
     return args
 
 
-def select_runs(args) -> List[lib.Run]:
-    """Filters first, then the shard: shards of one filtered list still partition it."""
-    runs = lib.build_run_list(args.seed_list, Path(os.path.abspath(args.build)), args.cmds)
-    runs = [r for r in runs
-            if (not args.test or r.test in args.test)
-            and (not args.config or r.config in args.config)
-            and (not args.profile or r.profile in args.profile)]
+def select_runs(args) -> Tuple[List[lib.Run], List[lib.Run]]:
+    """(the filtered run list, this shard's part of it). Filters first, then the shard:
+    shards of one filtered list still partition it. Exits 2 on a --run name the list
+    does not hold."""
+    everything = lib.build_run_list(args.base_seed, args.seeds,
+                                    Path(os.path.abspath(args.build)), args.cmds)
+    unknown = sorted(set(args.filters.names) - {r.name for r in everything})
+    if unknown:
+        print(f"regress: no run named {', '.join(unknown)} in the {args.seeds} round(s) of "
+              f"the list (--seeds must reach the round, .r<N>, of the name)", file=sys.stderr)
+        sys.exit(2)
+    runs = [r for r in everything if args.filters.keeps(r)]
+    if args.seed is not None:
+        runs = [r.with_seed(args.seed) for r in runs]
+    mine = runs
     if args.shard:
         k, n = args.shard
-        runs = [r for i, r in enumerate(runs) if i % n == k - 1]
-    return runs
+        mine = [r for i, r in enumerate(runs) if lib.shard_of(i, n) == k]
+    return runs, mine
 
 
 # ---------------------------------------------------------------------------------------
@@ -158,7 +187,8 @@ def execute(run: lib.Run, args) -> lib.Result:
                                 log_path, args.timeout)
     seconds = time.monotonic() - start
     result = lib.Result(run.name, run.test, run.config, run.profile, run.seed, seconds,
-                        replay=run.replay(), make_replay=run.make_replay(args.cmds))
+                        replay=run.replay(), make_replay=run.make_replay(args.cmds),
+                        index=run.index, policy=run.policy, space=run.space)
     if rc != 0 or timed_out:
         text = log_path.read_text(errors="replace")
         result.signature = lib.failure_signature(text, rc, timed_out)
@@ -175,8 +205,10 @@ def progress_line(done: int, total: int, r: lib.Result) -> str:
 
 
 def execute_all(runs: List[lib.Run], args) -> List[lib.Result]:
-    """Runs J at a time, printing a line as each finishes; results in run-list order."""
+    """Runs J at a time, printing a line as each finishes and rewriting OUT/junit.xml
+    with every run finished so far; results in run-list order."""
     results = {}
+    order = {run.name: i for i, run in enumerate(runs)}
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = {pool.submit(execute, run, args): run.name for run in runs}
         try:
@@ -184,6 +216,9 @@ def execute_all(runs: List[lib.Run], args) -> List[lib.Result]:
                 r = future.result()
                 results[r.name] = r
                 print(progress_line(done, len(runs), r), flush=True)
+                lib.write_junit(args.out / "junit.xml",
+                                sorted(results.values(), key=lambda x: order[x.name]),
+                                suite_properties(args, complete=False))
         except KeyboardInterrupt:
             pool.shutdown(wait=False, cancel_futures=True)
             with _live_lock:
@@ -231,23 +266,24 @@ def clean_outputs(out: Path) -> None:
     never merged into this one. OUT itself may be a shared directory: leave the rest."""
     for sub in ("runs", "waves", "coverage"):
         shutil.rmtree(out / sub, ignore_errors=True)
-    for name in ("junit.xml", "summary.txt", "fcov.txt", "fcov.json", "fcov_unhit.txt"):
+    for name in ("junit.xml", "summary.txt", "fcov.txt", "fcov.json", "fcov_unhit.txt",
+                 lib.PLAN_NAME):
         (out / name).unlink(missing_ok=True)
 
 
 def header_lines(args, runs: List[lib.Run]) -> List[str]:
+    seeds = f"base seed {args.base_seed}, {args.seeds} round(s)"
     if args.seed is not None:
-        seeds = f"replay of seed {args.seed}"
-    else:
-        last = args.base_seed + args.seeds - 1
-        seeds = f"base seed {args.base_seed} (seeds {args.base_seed}..{last})"
+        seeds += f", every run with seed {args.seed}"
     shard = f", shard {args.shard[0]}/{args.shard[1]}" if args.shard else ""
     return [f"{seeds}{shard}, {len(runs)} runs, {args.cmds} commands per qpm_sim run",
             f"build {lib.display_path(args.build)}, output {lib.display_path(args.out)}"]
 
 
-def suite_properties(args) -> dict:
-    props = {"base_seed": args.base_seed, "seeds": args.seeds, "cmds": args.cmds}
+def suite_properties(args, complete: bool = True) -> dict:
+    """complete=false while the shard runs: its junit.xml holds the runs finished so far."""
+    props = {"base_seed": args.base_seed, "seeds": args.seeds, "cmds": args.cmds,
+             "complete": str(complete).lower()}
     if args.seed is not None:
         props["seed"] = args.seed
     if args.shard:
@@ -255,11 +291,28 @@ def suite_properties(args) -> dict:
     return props
 
 
-def report_coverage(runs: List[lib.Run], out: Path, gate: bool,
+def coverage_root(args) -> str:
+    """The checkout path in the build's coverage files: the one it was compiled from (its
+    stamp says), which is this checkout unless the build was made elsewhere."""
+    return build_stamp.source_root(args.build) or str(lib.REPO_ROOT)
+
+
+def write_plan(args, run_list: List[lib.Run], mine: List[lib.Run]) -> None:
+    """OUT/plan.json, before any run: what this shard owes, so a merge can name every run
+    of a shard that was killed before it reported them."""
+    lib.write_plan(args.out / lib.PLAN_NAME, lib.Plan(
+        base_seed=args.base_seed, rounds=args.seeds, cmds=args.cmds, seed=args.seed,
+        shard=f"{args.shard[0]}/{args.shard[1]}" if args.shard else "1/1",
+        repo_root=coverage_root(args), build=lib.display_path(args.build), run_list=[r.name for r in run_list],
+        runs=[r.name for r in mine]))
+
+
+def report_coverage(runs: List[lib.Run], out: Path, gate: bool, root: str,
                     suite_fcov: Optional[Path] = None) -> Tuple[List[str], List[str]]:
-    """The coverage report lines, and the coverage gate's problems (with gate)."""
+    """The coverage report lines, and the coverage gate's problems (with gate). root: the
+    checkout path the coverage files name (made relative in the merge)."""
     run_dirs = [out / "runs" / run.name for run in runs]
-    dat_files = sorted(f for d in run_dirs for f in d.glob("coverage-*.dat"))
+    dat_files = [(f, root) for f in sorted(f for d in run_dirs for f in d.glob("coverage-*.dat"))]
     fcov_files = [d / "fcov.json" for d in run_dirs if (d / "fcov.json").exists()]
     if suite_fcov is not None and suite_fcov.is_dir():
         fcov_files += sorted(suite_fcov.glob("fcov-*.json"))
@@ -270,8 +323,7 @@ def report_coverage(runs: List[lib.Run], out: Path, gate: bool,
 def full_matrix(args) -> bool:
     """The whole nightly ran here (no replay, filter or shard): the coverage gate applies.
     A sharded nightly is gated by regress_merge.py over all its shards."""
-    return (args.seed is None and not args.test and not args.config and not args.profile
-            and not args.shard)
+    return args.seed is None and args.filters.empty() and not args.shard
 
 
 def check_binaries(runs: List[lib.Run]) -> bool:
@@ -282,9 +334,30 @@ def check_binaries(runs: List[lib.Run]) -> bool:
     return not missing
 
 
+def check_build(args) -> bool:
+    """A shard runs only a build made by make regress-build from these sources (the stamp);
+    any other run checks the stamp when there is one (make build writes none)."""
+    if not args.shard and not (args.build / build_stamp.STAMP_NAME).exists():
+        return True
+    why = build_stamp.problem(args.build)
+    if why:
+        print(f"regress: {why}", file=sys.stderr)
+    return why is None
+
+
+_stopped_by = {"signal": signal.SIGINT}
+
+
+def stop_on_sigterm(signum, frame) -> None:
+    """A scheduler's time limit or scancel sends SIGTERM: end the runs as Ctrl-C does;
+    junit.xml already holds the runs that finished."""
+    _stopped_by["signal"] = signum
+    raise KeyboardInterrupt
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
-    runs = select_runs(args)
+    run_list, runs = select_runs(args)
     if args.list:
         for run in runs:
             print(f"{run.name}\t{run.command_line()}")
@@ -292,24 +365,28 @@ def main(argv=None) -> int:
     if not runs:
         print("regress: no run matches the filters", file=sys.stderr)
         return 2
-    if not check_binaries(runs):
+    if not check_binaries(runs) or not check_build(args):
         return 2
     args.out = Path(os.path.abspath(args.out))
     args.out.mkdir(parents=True, exist_ok=True)
     clean_outputs(args.out)
+    write_plan(args, run_list, runs)
     header = header_lines(args, runs)
     print("regress: " + "\n         ".join(header), flush=True)
+    signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
         results = execute_all(runs, args)
     except KeyboardInterrupt:
-        print("regress: interrupted", file=sys.stderr)
-        return 130
+        name = signal.Signals(_stopped_by["signal"]).name
+        print(f"regress: stopped by {name}; {lib.display_path(args.out / 'junit.xml')} holds "
+              f"the runs that finished", file=sys.stderr)
+        return 128 + _stopped_by["signal"]
     record_waves(runs, results, args)
     lib.write_junit(args.out / "junit.xml", results, suite_properties(args))
     if not args.no_coverage:
         print("merging coverage", flush=True)
     coverage, gate_problems = ([], []) if args.no_coverage else report_coverage(
-        runs, args.out, full_matrix(args), args.suite_fcov)
+        runs, args.out, full_matrix(args), coverage_root(args), args.suite_fcov)
     reports = [f"junit: {lib.display_path(args.out / 'junit.xml')}, logs: "
                f"{lib.display_path(args.out / 'runs')}/<name>/log.txt"]
     summary = lib.format_summary(results, header, reports + coverage)

@@ -2,10 +2,15 @@
 # Tests the regression's sharding and shard merge without a built model:
 #  1. for SEEDS=5 and N in 1..4, the runs of `regress.py --list --shard k/N` over k are
 #     exactly the runs of `regress.py --list` (as a multiset), and no run is in two shards;
+#     every run has its own seed, and a round's runs do not depend on the round count;
 #  2. --shard 0/3, 4/3 and malformed specs exit 2;
 #  3. regress.py on fake qpm_sim/qpm_tests (made here) for shards 1/2 and 2/2, then
 #     regress_merge.py: JUnit counts add up, the failure keeps its signature, functional
-#     coverage is summed, and merging a shard with itself (overlap) is refused;
+#     coverage is summed, line coverage of builds from two checkout paths merges on one
+#     relative path, and merging a shard with itself (overlap) is refused; a shard
+#     without a build stamp, or with a stale one, refuses to run;
+#  3b. a missing shard, a shard killed (SIGTERM) after its first run, and no shard at all:
+#     the merge exits 1 with a "missing:" JUnit failure and a MISSING line per lost run;
 #  4. failure signatures: each kind of failure line qpm_sim prints (command and datapath
 #     scoreboard fields, EQE and doorbell mismatches, the final check's events and
 #     doorbells problems) gets its own key, and two failures of one kind that differ only
@@ -27,15 +32,27 @@ list=("${regress[@]}" --list --seeds 5 --base-seed 1000)
 
 # --- 1. shards partition the run list -----------------------------------------------
 "${list[@]}" >"$tmp/all"
-[ "$(wc -l <"$tmp/all")" -eq 75 ] || fail "expected 75 runs (5 seeds x 15), got $(wc -l <"$tmp/all")"
+total=$((5 * 17))  # 5 rounds x (2 configs x 8 profiles + the cache test)
+[ "$(wc -l <"$tmp/all")" -eq "$total" ] || fail "expected $total runs, got $(wc -l <"$tmp/all")"
 [ -z "$(cut -f1 "$tmp/all" | sort | uniq -d)" ] || fail "run names repeat in the full list"
+seeds=$(grep -oE -- '--(rng-)?seed [0-9]+' "$tmp/all" | sort | uniq -d | head -3)
+[ -z "$seeds" ] || fail "runs share a seed: $seeds"
+if "${regress[@]}" --list --seeds 2 --base-seed 1000 | cmp -s - <(head -34 "$tmp/all"); then
+  ok "the first 2 rounds of 5 are the list of 2 rounds (seeds included)"
+else
+  fail "a round's runs change with the number of rounds"
+fi
+for policy in plru lru random trap; do
+  grep -q -- "--evict-policy $policy " "$tmp/all" || fail "no run with --evict-policy $policy"
+done
+grep -q -- "--qpn-limit 16777216" "$tmp/all" || fail "no run in the 2^24 QPN space"
 for n in 1 2 3 4; do
   : >"$tmp/union"
   for k in $(seq 1 "$n"); do
     "${list[@]}" --shard "$k/$n" >"$tmp/shard"
     lines=$(wc -l <"$tmp/shard")
-    # round-robin: every shard holds floor or ceil of 75/N runs
-    if [ "$lines" -lt $((75 / n)) ] || [ "$lines" -gt $(((75 + n - 1) / n)) ]; then
+    # round-robin: every shard holds floor or ceil of total/N runs
+    if [ "$lines" -lt $((total / n)) ] || [ "$lines" -gt $(((total + n - 1) / n)) ]; then
       fail "shard $k/$n holds $lines runs"
     fi
     cat "$tmp/shard" >>"$tmp/union"
@@ -59,21 +76,27 @@ done
 # --- 3. run two shards on a fake build, then merge them ---------------------------------
 fake="$tmp/fake"
 mkdir -p "$fake"
-# qpm_sim: writes fcov.json; the tiny/errors run of seed 1000 fails with a mismatch.
+# qpm_sim: writes fcov.json, and a Verilator coverage file naming line 20 of
+# rtl/qpm_top.sv under the checkout path in the file "root" beside it (where a real
+# build was compiled); the tiny/errors run under the trap policy (round 0 only) fails
+# with a mismatch; with FAKE_SLOW set every run takes that many seconds.
 cat >"$fake/qpm_sim" <<'EOF'
 #!/usr/bin/env bash
-config= seed= fcov= errors=0
+config= fcov= errors=0 policy=
 while [ $# -gt 0 ]; do
   case "$1" in
     --config) config=$2; shift ;;
-    --seed) seed=$2; shift ;;
+    --evict-policy) policy=$2; shift ;;
     --fcov) fcov=$2; shift ;;
     --mem-read-error-rate) errors=1; shift ;;
   esac
   shift
 done
+sleep "${FAKE_SLOW:-0}"
 [ -n "$fcov" ] && echo '{"bins": {"state.a": 1, "state.never": 0, "status/OK": 2}}' >"$fcov"
-if [ "$config" = tiny ] && [ "$errors" = 1 ] && [ "$seed" = 1000 ]; then
+printf "# SystemC::Coverage-3\nC '\001t\002line\001page\002v_line/qpm_top\001f\002%s/rtl/qpm_top.sv\001l\00220\001n\0020\001o\002block\001h\002TOP.qpm_top' 1\n" \
+  "$(cat "$(dirname "$0")/root")" >"coverage-$$.dat"
+if [ "$config" = tiny ] && [ "$errors" = 1 ] && [ "$policy" = trap ]; then
   printf '[error] MISMATCH at command #3: query qpn=0x10\n  qpc.state: expected 0x1 got 0x2\n'
   exit 1
 fi
@@ -82,19 +105,48 @@ EOF
 printf '#!/usr/bin/env bash\necho "All tests passed"\n' >"$fake/qpm_tests"
 chmod +x "$fake/qpm_sim" "$fake/qpm_tests"
 
-run_shard() {  # k: runs shard k/2 of 2 seeds (30 runs) into $tmp/s$k
+run_shard() {  # k [BUILD]: runs shard k/2 of 2 rounds (34 runs) into $tmp/s$k
   local rc=0
-  "${regress[@]}" --seeds 2 --base-seed 1000 --jobs 2 --shard "$1/2" --build "$fake" \
+  "${regress[@]}" --seeds 2 --base-seed 1000 --jobs 2 --shard "$1/2" --build "${2:-$fake}" \
     --out "$tmp/s$1" --waves 0 >"$tmp/s$1.out" 2>&1 || rc=$?
   echo "$rc"
 }
+# A shard runs only a build that make regress-build stamped from these sources.
+expect_refusal() {  # WHAT PATTERN: shard 1 exits 2 with PATTERN in its output
+  local rc
+  rc=$(run_shard 1)
+  if [ "$rc" -eq 2 ] && grep -q "$2" "$tmp/s1.out"; then
+    ok "a shard refuses $1"
+  else
+    fail "a shard on $1 exits $rc: $(head -2 "$tmp/s1.out")"
+  fi
+}
+stamp() { python3 "$here/build_stamp.py" begin "$fake" && python3 "$here/build_stamp.py" end "$fake"; }
+expect_refusal "a build without a stamp" "no build stamp"
+stamp
+sed -i 's/"CMakeLists.txt": "[0-9a-f]*"/"CMakeLists.txt": "0"/' "$fake/qpm-build-stamp.json"
+expect_refusal "a stale build, naming the changed file" "stale.*changed: CMakeLists.txt"
+stamp
+# Two builds compiled in checkouts at different paths (the stamp says where): the merged
+# coverage must name rtl/qpm_top.sv once, relative, whatever the paths.
+cp -r "$fake" "$tmp/fake2"
+for pair in "$fake:/checkout-a/qpm" "$tmp/fake2:/checkout-b/qpm"; do
+  echo "${pair#*:}" >"${pair%%:*}/root"
+  python3 - "${pair%%:*}/qpm-build-stamp.json" "${pair#*:}" <<'EOF'
+import json, sys
+stamp = json.load(open(sys.argv[1]))
+stamp["source_root"] = sys.argv[2]
+json.dump(stamp, open(sys.argv[1], "w"))
+EOF
+done
+
 rc1=$(run_shard 1)
-rc2=$(run_shard 2)
-# The failing run is index 10 (seed 1000, tiny, errors): even, so in shard 1/2.
-if [ "$rc1" -eq 1 ] && [ "$rc2" -eq 0 ]; then
-  ok "shard exit codes 1 and 0"
+rc2=$(run_shard 2 "$tmp/fake2")
+# The failing run is index 11 (round 0, tiny, errors, trap): odd, so in shard 2/2.
+if [ "$rc1" -eq 0 ] && [ "$rc2" -eq 1 ]; then
+  ok "shard exit codes 0 and 1"
 else
-  fail "shard exit codes $rc1 and $rc2, expected 1 and 0"
+  fail "shard exit codes $rc1 and $rc2, expected 0 and 1"
   cat "$tmp/s1.out" "$tmp/s2.out" >&2  # $tmp is removed on exit: show the output now
 fi
 
@@ -110,16 +162,20 @@ cases = root.findall("testsuite/testcase")
 names = [c.get("name") for c in cases]
 checks = {
     "one <testsuite>": len(suites) == 1,
-    "30 test cases": len(cases) == 30 and len(set(names)) == 30,
-    "tests=30 failures=1 on both levels": all(
-        (e.get("tests"), e.get("failures")) == ("30", "1") for e in [root] + suites),
+    "34 test cases": len(cases) == 34 and len(set(names)) == 34,
+    "tests=34 failures=1 on both levels": all(
+        (e.get("tests"), e.get("failures")) == ("34", "1") for e in [root] + suites),
     "the failure keeps its signature": [c.find("failure").get("message") for c in cases
         if c.find("failure") is not None] == ["mismatch:qpc.state"],
-    "fcov summed over 28 qpm_sim runs": json.load(open(f"{out}/fcov.json"))["bins"]
-        == {"state.a": 28, "state.never": 0, "status/OK": 56},
+    "fcov summed over 32 qpm_sim runs": json.load(open(f"{out}/fcov.json"))["bins"]
+        == {"state.a": 32, "state.never": 0, "status/OK": 64},
     "fcov_unhit.txt names the unhit bin": open(f"{out}/fcov_unhit.txt").read() == "state.never\n",
     "the coverage gate fails on it": "coverage gate: FAIL" in open(f"{out}/summary.txt").read(),
-    "summary names the replay": "--config tiny --seed 1000" in open(f"{out}/summary.txt").read(),
+    "coverage of both checkouts on one relative path":
+        open(f"{out}/coverage/merged.info").read().split("\n")[1:3]
+        == ["SF:rtl/qpm_top.sv", "DA:20,32"],
+    "summary names the replay": "sim.tiny.errors.trap.qpn4k.r0" in open(f"{out}/summary.txt").read()
+        and "--evict-policy trap --qps 256" in open(f"{out}/summary.txt").read(),
 }
 bad = [what for what, good in checks.items() if not good]
 for what in checks:
@@ -133,6 +189,102 @@ if [ "$rc" -eq 2 ] && grep -q "in two shards" "$tmp/overlap.out" && [ ! -e "$tmp
   ok "overlapping shards are refused (exit 2, nothing written)"
 else
   fail "overlapping shards: exit $rc; $(head -2 "$tmp/overlap.out")"
+fi
+
+# --- 3b. missing and killed shards make the merge fail -----------------------------------
+# check_missing WHAT DIR NAMES_FILE EXPECTED_LINE: the merge into DIR wrote a junit.xml of
+# all 34 runs with a "missing:" failure for exactly the runs in NAMES_FILE, and named each
+# of them, and EXPECTED_LINE, on its stderr (DIR.err).
+check_missing() {
+  local what=$1 dir=$2 names=$3 line=$4 unnamed
+  if ! python3 - "$dir" "$names" <<'EOF'; then fail "$what: junit.xml"; return; fi
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(f"{sys.argv[1]}/junit.xml").getroot()
+want = set(open(sys.argv[2]).read().split())
+got = {c.get("name") for c in root.iter("testcase") if c.find("failure") is not None
+       and c.find("failure").get("message").startswith("missing:")}
+total = int(root.get("tests"))
+if got != want or total != 34:
+    print(f"missing failures for {len(got)} runs, expected {len(want)}; {total} test cases, "
+          f"expected 34; not reported: {sorted(want - got)[:3]}, extra: {sorted(got - want)[:3]}")
+    sys.exit(1)
+EOF
+  unnamed=$(while read -r name; do grep -q "MISSING $name " "$dir.err" || echo "$name"; done <"$names")
+  if [ -z "$unnamed" ] && grep -q "$line" "$dir.err"; then
+    ok "$what: a JUnit failure and a MISSING line per lost run ($(wc -l <"$names"))"
+  else
+    fail "$what: not named: $(echo "$unnamed" | head -3); '$line' $(grep -c "$line" "$dir.err")"
+  fi
+}
+expect=(--shards 2 --seeds 2 --base-seed 1000)
+"${regress[@]}" --list --seeds 2 --base-seed 1000 --shard 2/2 | cut -f1 >"$tmp/owed2"
+
+# A shard that never ran: shard 1's directory only, the second's does not exist. With the
+# flags the merge knows the list itself; without, from shard 1's plan.json.
+for how in flags plans; do
+  args=("${expect[@]}")
+  [ "$how" = plans ] && args=()
+  rc=0
+  "${merge[@]}" "$tmp/m-$how" "$tmp/s1" "$tmp/nowhere" "${args[@]}" >"$tmp/m-$how.out" \
+    2>"$tmp/m-$how.err" || rc=$?
+  if [ "$rc" -eq 1 ]; then
+    ok "shard 2/2 missing ($how): merge exits 1"
+  else
+    fail "shard 2/2 missing ($how): merge exits $rc"
+  fi
+  check_missing "shard 2/2 missing ($how)" "$tmp/m-$how" "$tmp/owed2" "shard 2/2 no output"
+done
+
+# A shard killed (SIGTERM, as scancel or a time limit sends) after its first run.
+FAKE_SLOW=2 "${regress[@]}" --seeds 2 --base-seed 1000 --jobs 1 --shard 2/2 --build "$fake" \
+  --out "$tmp/k2" --waves 0 >"$tmp/k2.out" 2>&1 &
+shard_pid=$!
+for _ in $(seq 100); do  # until junit.xml holds a run (at most 20 s)
+  grep -q "<testcase" "$tmp/k2/junit.xml" 2>/dev/null && break
+  sleep 0.2
+done
+kill -TERM "$shard_pid"
+rc=0
+wait "$shard_pid" || rc=$?
+reported=$(grep -c "<testcase" "$tmp/k2/junit.xml" || true)
+if [ "$rc" -eq 143 ] && [ "$reported" -ge 1 ] && [ "$reported" -lt 17 ]; then
+  ok "a killed shard exits 143 and its junit.xml keeps the $reported run(s) that finished"
+else
+  fail "killed shard: exit $rc, $reported run(s) in its junit.xml"
+fi
+python3 - "$tmp/k2/junit.xml" "$tmp/owed2" >"$tmp/lost2" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+done = {c.get("name") for c in ET.parse(sys.argv[1]).getroot().iter("testcase")}
+print("\n".join(n for n in open(sys.argv[2]).read().split() if n not in done))
+EOF
+rc=0
+"${merge[@]}" "$tmp/m-killed" "$tmp/s1" "$tmp/k2" "${expect[@]}" >"$tmp/m-killed.out" \
+  2>"$tmp/m-killed.err" || rc=$?
+if [ "$rc" -eq 1 ]; then ok "shard 2/2 killed: merge exits 1"; else fail "shard 2/2 killed: merge exits $rc"; fi
+check_missing "shard 2/2 killed" "$tmp/m-killed" "$tmp/lost2" \
+  "shard 2/2 stopped after $reported of its 17 runs"
+
+# No shard at all: the flags alone tell the list; without them there is nothing to merge.
+"${regress[@]}" --list --seeds 2 --base-seed 1000 | cut -f1 >"$tmp/owed-all"
+rc=0
+"${merge[@]}" "$tmp/m-none" "$tmp/nowhere" "${expect[@]}" >"$tmp/m-none.out" \
+  2>"$tmp/m-none.err" || rc=$?
+if [ "$rc" -eq 1 ]; then ok "no shard: merge exits 1"; else fail "no shard: merge exits $rc"; fi
+check_missing "no shard" "$tmp/m-none" "$tmp/owed-all" "shard 1/2 no output"
+rc=0
+"${merge[@]}" "$tmp/m-blind" "$tmp/nowhere" >"$tmp/m-blind.out" 2>&1 || rc=$?
+if [ "$rc" -eq 2 ] && grep -q "run list is unknown" "$tmp/m-blind.out"; then
+  ok "no shard and no --shards/--seeds/--base-seed: exit 2"
+else
+  fail "no shard, no flags: exit $rc: $(head -2 "$tmp/m-blind.out")"
+fi
+rc=0
+"${merge[@]}" "$tmp/m-other" "$tmp/s1" --shards 2 --seeds 3 --base-seed 1000 \
+  >"$tmp/m-other.out" 2>&1 || rc=$?
+if [ "$rc" -eq 2 ] && grep -q "another run list" "$tmp/m-other.out"; then
+  ok "shards of another run list than --seeds/--base-seed: exit 2"
+else
+  fail "another run list: exit $rc: $(head -2 "$tmp/m-other.out")"
 fi
 
 # --- 4. failure signatures ------------------------------------------------------------
