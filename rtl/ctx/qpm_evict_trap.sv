@@ -72,7 +72,7 @@ module qpm_evict_trap #(
   logic [15:0]        timer_q;
   logic [ReqW-1:0]    req_q;
 
-  logic has_empty, trap, mine, timed_out, claim, done, rejected, stuck;
+  logic has_empty, trap, mine, timed_out, claim, done, rejected, stuck, withdrawn;
   assign has_empty = (eligible_i & ~valid_i) != '0;
   // Only a choice among lines asks: no empty way, and some way may go.
   assign trap      = policy_i == qpm_pkg::EvictTrap && step_i && sel_found_i && !has_empty;
@@ -82,6 +82,11 @@ module qpm_evict_trap #(
   assign stuck     = trap && !busy_q && req_valid_q;
   assign done      = trap && mine && (answered_q || timed_out);
   assign rejected  = done && answered_q && !eligible_i[ans_way_q];
+  // The register took a way without its question (an empty way appeared in its set, or
+  // the policy changed): the question is withdrawn. Counted as a timeout when no answer
+  // had come (the agent did not decide), as a rejection when one had (not used), so each
+  // question ends in exactly one of: answer used, TRAP_REJECTED, TRAP_TIMEOUTS.
+  assign withdrawn = step_i && mine && found_o && !done;
 
   always_comb begin
     found_o = sel_found_i;
@@ -104,8 +109,10 @@ module qpm_evict_trap #(
     end
   end
 
+  // An answer in the cycle its question closes (timeout or withdrawal) is late: dropped.
   logic rsp_match;
-  assign rsp_match = rsp_valid_i && busy_q && !answered_q && rsp_tag_i == tag_q;
+  assign rsp_match = rsp_valid_i && busy_q && !answered_q && rsp_tag_i == tag_q &&
+                     !done && !withdrawn;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -124,9 +131,9 @@ module qpm_evict_trap #(
         answered_q <= 1'b1;
         ans_way_q  <= rsp_way_i;
       end
-      // The slot frees when its register takes a way: on its answer or timeout, or by
-      // the selector's choice if the policy changed meanwhile (MVictim has no other exit).
-      if (done || (step_i && mine && found_o)) begin
+      // The slot frees when its register takes a way: on its answer or timeout, or with
+      // its question withdrawn (MVictim has no other exit).
+      if (done || withdrawn) begin
         busy_q     <= 1'b0;
         answered_q <= 1'b0;
       end
@@ -148,8 +155,9 @@ module qpm_evict_trap #(
   // go to the CSR block's counters (one cycle late changes no count).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) cnt_o <= '0;
-    else cnt_o <= {busy_q, rsp_valid_i && !rsp_match, rejected,
-                   (done && !answered_q) || (stuck && sel_found_i), claim};
+    else cnt_o <= {busy_q, rsp_valid_i && !rsp_match, rejected || (withdrawn && answered_q),
+                   (done && !answered_q) || (stuck && sel_found_i) ||
+                   (withdrawn && !answered_q), claim};
   end
 
 `ifndef SYNTHESIS

@@ -776,6 +776,12 @@ std::vector<std::string> QpmEnv::counter_check() {
       problems.push_back(fmt::format("trap_timeouts: {} but the agent never answered {} questions",
                                      value("trap_timeouts"), trap_agent_->silences()));
     }
+    // Each question ends once: its answer used, TRAP_REJECTED or TRAP_TIMEOUTS.
+    if (value("trap_timeouts") + value("trap_rejected") > value("trap_requests")) {
+      problems.push_back(fmt::format("trap_timeouts + trap_rejected: {} but only {} questions",
+                                     value("trap_timeouts") + value("trap_rejected"),
+                                     value("trap_requests")));
+    }
   } else {
     for (const char *name : {"trap_requests", "trap_timeouts", "trap_rejected", "trap_dropped",
                              "trap_busy_cycles"}) {
