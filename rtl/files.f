@@ -29,6 +29,7 @@ rtl/ctx/qpm_cache_set.sv
 rtl/ctx/qpm_cache_lines.sv
 rtl/ctx/qpm_victim_select.sv
 rtl/ctx/qpm_evict_trap.sv
+rtl/ctx/qpm_victim_guard.sv
 rtl/ctx/qpm_cache_tags.sv
 rtl/ctx/qpm_mshr_file.sv
 rtl/ctx/qpm_park_pool.sv

@@ -174,8 +174,8 @@ checks = {
     "coverage of both checkouts on one relative path":
         open(f"{out}/coverage/merged.info").read().split("\n")[1:3]
         == ["SF:rtl/qpm_top.sv", "DA:20,32"],
-    "summary names the replay": "sim.tiny.errors.trap.qpn4k.r0" in open(f"{out}/summary.txt").read()
-        and "--evict-policy trap --qps 256" in open(f"{out}/summary.txt").read(),
+    "summary names the replay": "sim.tiny.errors.trap.qpn16m.r0" in open(f"{out}/summary.txt").read()
+        and "--evict-policy trap --qps 4096" in open(f"{out}/summary.txt").read(),
 }
 bad = [what for what, good in checks.items() if not good]
 for what in checks:

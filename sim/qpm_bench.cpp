@@ -23,14 +23,22 @@
 // the golden model (QpmEnv's scoreboard): a mismatch makes the run fail, so a number is
 // never printed for a wrong design.
 //
+// miss-under-stream (issue 27) runs a full-rate stream to one line of a set whose other
+// ways are pinned, with an operation to another QPN of that set (a miss that can only
+// take the streamed line's way) every 500 operations, memory 100 cycles; miss_wait_max
+// is the longest one of those misses took, from its handshake to its answer (0 in the
+// other rows). The streamed QP's own operations then miss too (the miss took its way)
+// and wait for two fills in a row; p99 shows that.
+//
 //   qpm_bench [--workload all|hit-distinct|hit-same|mixed|cmd-under-load|
-//              flush-neighbours|flush-neighbours-baseline|eq-storm] [--ops N]
+//              flush-neighbours|flush-neighbours-baseline|miss-under-stream|eq-storm]
+//             [--ops N]
 //             [--config default|tiny] [--mem-latency N] [--eqe-every K]
 //             [--storm-dp-idle P] [--csv FILE]
 //
 // Prints a table and writes CSV with the columns
 //   workload,config,active_qps,mem_latency,ops,cycles,ops_per_cycle,p50_latency,
-//   p99_latency,cmd_delay_max,cqes
+//   p99_latency,cmd_delay_max,cqes,miss_wait_max
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
@@ -39,6 +47,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -61,6 +70,7 @@ struct Row {
   double ops_per_cycle = 0;
   uint64_t p50 = 0, p99 = 0, cmd_delay_max = 0;
   uint64_t cqes = 0;  // completions that left the CQE port while the datapath ran
+  uint64_t miss_wait_max = 0;  // the longest a watched miss took (miss-under-stream)
 };
 
 using bench::bring_up;
@@ -80,12 +90,21 @@ class LatencyProbe : public TbExtension {
       auto &q = accepted_[decode_dp_response(dut.dp_rsp()).qpn];
       if (!q.empty()) {
         latencies_.push_back(env_.tb().cycles() - q.front());
+        if (watched_.count(decode_dp_response(dut.dp_rsp()).qpn)) {
+          watched_max_ = std::max(watched_max_, latencies_.back());
+        }
         q.pop_front();
       }
     }
   }
   void after_edge(Dut &) override {}
-  void reset() { latencies_.clear(); }
+  void reset() {
+    latencies_.clear();
+    watched_max_ = 0;
+  }
+  // The longest latency of an operation to one of these QPNs (miss_wait_max).
+  void watch(const std::set<uint32_t> &qpns) { watched_ = qpns; }
+  uint64_t watched_max() const { return watched_max_; }
   uint64_t percentile(double p) {
     if (latencies_.empty()) return 0;
     std::sort(latencies_.begin(), latencies_.end());
@@ -97,6 +116,8 @@ class LatencyProbe : public TbExtension {
   QpmEnv &env_;
   std::map<uint32_t, std::deque<uint64_t>> accepted_;
   std::vector<uint64_t> latencies_;
+  std::set<uint32_t> watched_;
+  uint64_t watched_max_ = 0;
 };
 
 struct Setup {
@@ -183,19 +204,45 @@ Row drive(QpmEnv &env, LatencyProbe &probe, const std::string &name, const Setup
   r.p50 = probe.percentile(0.50);
   r.p99 = probe.percentile(0.99);
   r.cmd_delay_max = cmd_delay_max;
+  r.miss_wait_max = probe.watched_max();
   return r;
 }
+
+// miss-under-stream (issue 27 item 1): one set of the default cache (64 sets of 4 ways)
+// holds three pinned QPs and a hot one; the port carries the hot QP's read-modify-writes
+// every cycle, and every kStreamEvery-th operation goes to one of kColdQps other QPs of
+// that set instead, a miss whose only possible victim is the streamed line.
+constexpr uint32_t kCacheSets = 64, kColdQps = 16, kStreamEvery = 500;
 
 Row run_workload(const std::string &name, const Setup &s, uint64_t ops) {
   const bool mixed = name == "mixed";
   const bool flush = name.rfind("flush-neighbours", 0) == 0;
+  const bool stream = name == "miss-under-stream";
   const uint32_t n_qps = name == "hit-same" ? 1 : mixed ? 2048 : 64;
   QpmEnv env(env_options(s, mixed ? 4096 : 4096));
   LatencyProbe probe(env);
   env.tb().add(&probe);
   std::vector<uint32_t> qpns;
-  for (uint32_t i = 0; i < n_qps; ++i) qpns.push_back(kFirstQpn + i);
-  for (uint32_t q : qpns) bring_up(env, q);
+  if (stream) {
+    const uint32_t hot = kFirstQpn;
+    for (uint32_t k = 1; k <= 3 + kColdQps; ++k) bring_up(env, hot + k * kCacheSets);
+    bring_up(env, hot);
+    for (uint32_t k = 1; k <= 3; ++k) {
+      if (env.execute(builders::pin_cmd(hot + k * kCacheSets)).status != Status::Ok) {
+        throw std::runtime_error("qpm_bench: miss-under-stream: PIN_QP failed");
+      }
+    }
+    std::set<uint32_t> cold;
+    for (uint32_t c = 0; c < kColdQps; ++c) {
+      qpns.push_back(hot + (4 + c) * kCacheSets);
+      qpns.insert(qpns.end(), kStreamEvery - 1, hot);
+      cold.insert(qpns[c * kStreamEvery]);
+    }
+    probe.watch(cold);
+  } else {
+    for (uint32_t i = 0; i < n_qps; ++i) qpns.push_back(kFirstQpn + i);
+    for (uint32_t q : qpns) bring_up(env, q);
+  }
   const uint32_t cmd_qpn = kFirstQpn + n_qps;  // never touched by the datapath
   if (name == "cmd-under-load") bring_up(env, cmd_qpn);
   // flush-neighbours: 16 more QPs with full queues (64 send, 32 receive WQEs), moved to
@@ -211,7 +258,7 @@ Row run_workload(const std::string &name, const Setup &s, uint64_t ops) {
     }
   }
   // Warm up: every QP's context is cached once (for mixed it does not fit anyway).
-  drive(env, probe, name, s, qpns, qpns.size(), false, 0, 0);
+  drive(env, probe, name, s, qpns, stream ? kStreamEvery : qpns.size(), false, 0, 0);
   if (name == "flush-neighbours") {
     for (uint32_t q : sick) {
       env.push_command(builders::modify_cmd(q, attr::kState, static_cast<uint32_t>(QpState::Err),
@@ -220,6 +267,7 @@ Row run_workload(const std::string &name, const Setup &s, uint64_t ops) {
   }
   Row r = drive(env, probe, name, s, qpns, ops, mixed, name == "cmd-under-load" ? 50 : 0,
                 cmd_qpn);
+  if (stream) r.active_qps = 1 + kColdQps;
   require_clean(env, name);
   return r;
 }
@@ -496,9 +544,10 @@ int main(int argc, char **argv) {
   uint32_t mem_latency = 200;
   app.add_option("--workload", workload,
                  "hit-distinct, hit-same, mixed, cmd-under-load, flush-neighbours, "
-                 "flush-neighbours-baseline, eq-storm or all")
+                 "flush-neighbours-baseline, miss-under-stream, eq-storm or all")
       ->check(CLI::IsMember({"all", "hit-distinct", "hit-same", "mixed", "cmd-under-load",
-                             "flush-neighbours", "flush-neighbours-baseline", "eq-storm"}));
+                             "flush-neighbours", "flush-neighbours-baseline",
+                             "miss-under-stream", "eq-storm"}));
   app.add_option("--ops", ops, "operations measured per workload")->check(CLI::Range(1, 10000000));
   app.add_option("--config", config, "RTL configuration")->check(CLI::IsMember({"default", "tiny"}));
   app.add_option("--mem-latency", mem_latency, "memory latency in cycles (mixed)")
@@ -546,13 +595,13 @@ int main(int argc, char **argv) {
   const std::vector<std::string> all = {"hit-distinct",     "hit-same",
                                         "mixed",            "cmd-under-load",
                                         "flush-neighbours", "flush-neighbours-baseline",
-                                        "eq-storm"};
+                                        "miss-under-stream", "eq-storm"};
   std::vector<std::string> names = workload == "all" ? all : std::vector<std::string>{workload};
   std::vector<Row> rows;
   try {
     for (const auto &n : names) {
       const bool flush = n.rfind("flush-neighbours", 0) == 0;
-      const Setup s{config, n == "mixed" ? mem_latency : 20, seed,
+      const Setup s{config, n == "mixed" ? mem_latency : n == "miss-under-stream" ? 100 : 20, seed,
                     n == "eq-storm" ? storm_idle : flush ? 0.2 : 0.0};
       if (n == "eq-storm") {  // prints its own line
         rows.push_back(run_eq_storm(s, eqe_every));
@@ -561,9 +610,9 @@ int main(int argc, char **argv) {
       rows.push_back(run_workload(n, s, ops));
       const Row &r = rows.back();
       fmt::print("{:<16} {:>8} qps={:<5} mem={:<4} ops={:<7} cycles={:<8} ops/cycle={:.3f} "
-                 "p50={} p99={} cmd_delay_max={} cqes={}\n",
+                 "p50={} p99={} cmd_delay_max={} cqes={} miss_wait_max={}\n",
                  r.workload, r.config, r.active_qps, r.mem_latency, r.ops, r.cycles,
-                 r.ops_per_cycle, r.p50, r.p99, r.cmd_delay_max, r.cqes);
+                 r.ops_per_cycle, r.p50, r.p99, r.cmd_delay_max, r.cqes, r.miss_wait_max);
     }
   } catch (const std::exception &e) {
     std::fprintf(stderr, "%s\n", e.what());
@@ -575,11 +624,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   out << "workload,config,active_qps,mem_latency,ops,cycles,ops_per_cycle,p50_latency,"
-         "p99_latency,cmd_delay_max,cqes\n";
+         "p99_latency,cmd_delay_max,cqes,miss_wait_max\n";
   for (const Row &r : rows) {
-    out << fmt::format("{},{},{},{},{},{},{:.4f},{},{},{},{}\n", r.workload, r.config,
+    out << fmt::format("{},{},{},{},{},{},{:.4f},{},{},{},{},{}\n", r.workload, r.config,
                        r.active_qps, r.mem_latency, r.ops, r.cycles, r.ops_per_cycle, r.p50,
-                       r.p99, r.cmd_delay_max, r.cqes);
+                       r.p99, r.cmd_delay_max, r.cqes, r.miss_wait_max);
   }
   fmt::print("qpm_bench: {}\n", csv);
   return 0;

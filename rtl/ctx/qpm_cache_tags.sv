@@ -4,6 +4,7 @@
 //   qpm_cache_lines    tags, valid/dirty/pinned bits, PLRU and LRU order
 //   qpm_victim_select  the policy's choice among the set's eligible ways
 //   qpm_evict_trap     EVICT_POLICY TRAP: the same choice asked of software first
+//   qpm_victim_guard   a miss the pipe's writes keep from its victim drains the pipe
 //
 // The lines the pipe writes this cycle (P0's looked-up line, P1's line) are never
 // taken as victims: their write would land after the miss register took the way. The
@@ -48,6 +49,7 @@ module qpm_cache_tags #(
   output logic                 vict_valid_o,        // the taken way's line: valid ...
   output logic                 vict_dirty_o,        // ... dirty ...
   output logic [TagW-1:0]      vict_tag_o,          // ... and its tag
+  output logic                 drain_o,             // a miss starved by the pipe: drain it
   // one line, for the maintenance scan
   input  logic [LineW-1:0]     scan_line_i,
   output logic                 scan_valid_o,
@@ -180,6 +182,24 @@ module qpm_cache_tags #(
     .rsp_tag_i   (trap_rsp_tag_i),
     .rsp_way_i   (trap_rsp_way_i),
     .cnt_o       (trap_cnt_o)
+  );
+
+  qpm_victim_guard #(
+    .Ways  (Ways),
+    .Mshrs (Mshrs)
+  ) u_guard (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .step_i       (vict_step_i),
+    .step_found_i (sel_found),
+    .take_i       (vict_take_i),
+    .take_ok_i    (vict_take_ok_o),
+    .mshr_i       (vict_mshr_i),
+    .take_way_i   (vict_take_way_i),
+    .pinned_i     (set_pinned),
+    .reserved_i   (vict_reserved_i),
+    .excl_p1_i    (set_excl),
+    .drain_o      (drain_o)
   );
 
   assign vict_valid_o = set_valid[vict_take_way_i];

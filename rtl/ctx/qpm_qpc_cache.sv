@@ -12,10 +12,9 @@
 //                qpm_cache_mem_side: the write-back buffer, the maintenance engine
 //                   (SYNC_CACHE, MAP/UNMAP_PAGE) and the memory request arbiter
 //
-// Set-associative, write-back, Sets x Ways lines. Misses do not block: the pipe keeps
-// serving hits while up to Mshrs fills are outstanding, and a request to a QPN whose
-// fill is under way is parked on that fill (a merge) so responses to one QPN stay in
-// order.
+// Set-associative, write-back, Sets x Ways lines. Misses do not block: the pipe serves
+// hits while up to Mshrs fills are outstanding, and a request to a QPN whose fill is
+// under way is parked on that fill (a merge) so responses to one QPN stay in order.
 module qpm_qpc_cache #(
   parameter int unsigned Sets       = 64,
   parameter int unsigned Ways       = 4,
@@ -113,7 +112,7 @@ module qpm_qpc_cache #(
   logic [MshrW-1:0] vict_mshr;
   logic [WayW-1:0]  vict_way, vict_take_way;
   logic [TagW-1:0]  vict_tag;
-  logic             scan_valid, scan_dirty, reserve;
+  logic             scan_valid, scan_dirty, reserve, drain;
   logic [QpnW-1:0]  scan_qpn;
   logic             touch, dirty, pin, pin_value, excl, dirty_p1, excl_p1;
   logic [LineW-1:0] p1_line, scan_line, reserve_line;
@@ -192,6 +191,7 @@ module qpm_qpc_cache #(
     .vict_valid_o         (vict_valid),
     .vict_dirty_o         (vict_dirty),
     .vict_tag_o           (vict_tag),
+    .drain_o              (drain),
     .scan_line_i          (scan_line),
     .scan_valid_o         (scan_valid),
     .scan_dirty_o         (scan_dirty),
@@ -396,6 +396,7 @@ module qpm_qpc_cache #(
     .rst_ni               (rst_ni),
     .qpn_limit_i          (qpn_limit_i),
     .req_valid_i          (req_valid_i),
+    .drain_i              (drain),
     .req_ready_o          (req_ready_o),
     .req_i                (req_i),
     .rsp_valid_o          (rsp_valid_o),
@@ -484,7 +485,6 @@ module qpm_qpc_cache #(
     count_d[qpm_pkg::CntRefused]    = cnt_refused || cnt_unmapped;
     count_d[qpm_pkg::CntMemErrors]  = mem_rsp_valid_i && mem_rsp_error_i;
     count_d[qpm_pkg::CntMissWaits]  = cnt_wait || cnt_victim_wait;
-    // Every write answered with an error is sent again (docs/qp-cache.md, section 10).
     count_d[qpm_pkg::CntWbRetries]  = mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_error_i;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -41,6 +41,7 @@ module qpm_qpc_pipe #(
   input  logic [31:0]              qpn_limit_i,
   // QPC-access requests and responses
   input  logic                     req_valid_i,
+  input  logic                     drain_i,            // a starved miss: take no request
   output logic                     req_ready_o,
   input  qpm_pkg::ctx_req_t        req_i,
   output logic                     rsp_valid_o,
@@ -131,7 +132,8 @@ module qpm_qpc_pipe #(
   logic              r_valid, r_is_replay, r_failed_replay, r_in_range;
   assign r_is_replay     = stage_valid_i;
   assign r               = stage_valid_i ? stage_req_i : req_i;
-  assign r_valid         = stage_valid_i || (req_valid_i && !maint_busy_i);
+  // A port request waits while a starved miss drains the pipe (qpm_victim_guard).
+  assign r_valid         = stage_valid_i || (req_valid_i && !maint_busy_i && !drain_i);
   assign r_failed_replay = r_is_replay && replay_status_i != qpm_pkg::CtxOk;
   assign r_in_range      = 32'(r.index) < qpn_limit_i;
   assign look_qpn_o      = r.index;
