@@ -316,6 +316,45 @@ TEST_CASE("a reset whose QPC must be walked or was evicted: slow memory, small c
   require_final_check_clean(env);
 }
 
+// Issue 27 item 4 asked whether a reset that fenced its QP (quiesce) could fail later
+// and leave the fence behind. It cannot (docs/reset.md, step 5; FencedResetNeverFails_A):
+// here the reset polls for a DMA while its QP's line and its page's directory entry are
+// pushed out of the caches, and the walk of its next poll meets a directory read error.
+// The cache reads the entry again; the reset goes on waiting and ends OK with the DMA.
+TEST_CASE("a fenced reset whose walk meets a directory read error still completes",
+          "[reset]") {
+  SimOptions o;
+  o.config = "tiny";   // 2 sets x 2 ways, 2 miss registers, 4 directory entries cached
+  QpmEnv env(env_options(o));
+  std::vector<uint32_t> others;   // kQ's set (QPN mod 2) on five other pages
+  for (uint32_t p = 1; p <= 5; ++p) others.push_back(kQ + 64 * p);
+  for (uint32_t q : others) bring_up(env, q, kRc, QpState::Rts);
+  bring_up(env, kQ, kRc, QpState::Rts);
+  const uint8_t e0 = epoch_of(env, kQ);
+  REQUIRE(env.execute_dp(dma(DpOp::DmaBegin, kQ, e0)).verdict == Verdict::Accept);
+  env.push_command(to_reset(kQ));
+  env.run_cycles(200);
+  REQUIRE(env.commands_in_flight() == 1);   // fenced, polling for the DMA
+  // The next read of kQ's directory entry fails; traffic on the other pages pushes kQ's
+  // line and that entry out until the reset's poll has to read it.
+  env.memory().fail_reads_at(kQptBase + (kQ >> 6) * 8);
+  for (int i = 0; i < 400 && env.memory().injected_read_errors() == 0; ++i) {
+    for (uint32_t q : others) env.push_dp(rx(q, MsgClass::Send, PktPos::Only, 7));
+    env.run_cycles(100);
+  }
+  REQUIRE(env.memory().injected_read_errors() == 1);
+  for (int i = 0; i < 20000 && (env.dp_queued() > 0 || env.dp_in_flight() > 0); ++i) env.tb().tick();
+  env.run_cycles(200);
+  CHECK(env.commands_in_flight() == 1);     // still waiting for the DMA, not failed
+  CHECK(answer(env, dma(DpOp::DmaEnd, kQ, e0)).verdict == Verdict::Accept);
+  CHECK(wait_commands(env, 2000) < 2000);
+  env.drain();
+  CHECK(env.scoreboard().last_response().status == Status::Ok);
+  expect_reset_qpc(env.model().qpc(kQ), e0);
+  CHECK(csr_counter(env, "resets_waited") == 1);
+  require_final_check_clean(env);
+}
+
 TEST_CASE("reset under stress: random resets and destroys beside full traffic have zero mismatches",
           "[reset][system]") {
   const std::string config = GENERATE(as<std::string>{}, "default", "tiny");

@@ -467,6 +467,11 @@ module qpm_cmd_unit #(
   `QPM_ASSERT_IMPL(WriteOnlyOnOk_A,
               fsm_q == CtxRequest && ctx_op_q == qpm_pkg::CtxWrite,
               rsp_q.status == qpm_pkg::StatusOk)
+  // A reset that fenced its QP never fails, so the fence (quiesce) never outlives it
+  // (docs/reset.md, step 5): every state may go to RESET, and the cache reads a failed
+  // walk again until it lands, so no answer after the fence can be an error.
+  `QPM_ASSERT_IMPL(FencedResetNeverFails_A, fsm_q == Respond && rst_quiesced_q,
+              rsp_q.status == qpm_pkg::StatusOk)
   // The context this unit reads back after writing it is never refused as unmapped.
   `QPM_ASSERT_IMPL(WriteNeverRefused_A,
               fsm_q == CtxWait && main_rsp_valid && ctx_op_q == qpm_pkg::CtxWrite,

@@ -90,6 +90,10 @@ void AxiMemory::sample(const AxiMasterOut &m) {
     Burst b = accept_burst('R', m.arid, m.araddr, m.arlen, m.arsize, m.arburst);
     b.due = cycle_ + draw_latency();
     b.error = chance(opt_.read_error_rate);
+    if (const auto f = fail_reads_.find(b.addr); !b.error && f != fail_reads_.end()) {
+      b.error = true;
+      if (--f->second == 0) fail_reads_.erase(f);
+    }
     if (b.error) {
       ++injected_read_errors_;
       failed_reads_.push_back(b.addr);

@@ -76,6 +76,10 @@ class AxiMemory : public TbExtension {
   void map_region(uint64_t base, uint64_t size);
   void unmap_region(uint64_t base);
 
+  // A directed fault: the next `count` read bursts that start at addr answer SLVERR
+  // (counted and reported like the random ones).
+  void fail_reads_at(uint64_t addr, uint32_t count = 1) { fail_reads_[addr] += count; }
+
   // Backdoor access, no timing and no checks.
   void write_bytes(uint64_t addr, const uint8_t *p, size_t n);
   void read_bytes(uint64_t addr, uint8_t *p, size_t n) const;
@@ -176,6 +180,7 @@ class AxiMemory : public TbExtension {
   std::vector<std::string> violations_;
   uint64_t cycle_ = 0;
   uint64_t reads_ = 0, writes_ = 0, read_beats_ = 0, write_beats_ = 0;
+  std::map<uint64_t, uint32_t> fail_reads_;  // fail_reads_at: bursts still to fail
   uint64_t injected_read_errors_ = 0, injected_write_errors_ = 0, interleaved_beats_ = 0;
   std::vector<uint64_t> failed_writes_;
   BurstObserver observer_;
