@@ -12,7 +12,8 @@
 // may not go now is rejected (counted) and the hardware's choice (tree-PLRU) is taken.
 // With no answer timeout_i cycles after the question was raised, the hardware's choice
 // is taken too (counted); an answer that comes later, or names another tag, is dropped
-// (counted). An empty eligible way is still taken first without asking, and under any
+// (counted). An empty eligible way is still taken first without asking (a question
+// still open is then withdrawn, counted as below), and under any
 // other policy this block passes the selector's choice through. If the agent has not
 // even taken the last question (no agent, or a stuck one), a miss does not wait: it
 // takes the hardware's choice at once (counted as a timeout).
