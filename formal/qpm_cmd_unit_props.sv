@@ -50,6 +50,7 @@ module qpm_cmd_unit_props #(
   qpm_pkg::rsp_t     rsp;
   qpm_pkg::ctx_req_t ctx_req;
   logic [qpm_pkg::QpnW-1:0] lock_qpn;
+  logic                     flush_wait, flush_wait_poll;
   qpm_pkg::eqe_t     event_data;
   qpm_cmd_unit #(
     .PageBits    (PageBits),
@@ -75,6 +76,8 @@ module qpm_cmd_unit_props #(
     .ctx_rsp_i       (ctx_rsp_i),
     .lock_valid_o    (lock_valid),
     .lock_qpn_o      (lock_qpn),
+    .flush_wait_o      (flush_wait),
+    .flush_wait_poll_o (flush_wait_poll),
     .event_valid_o   (event_valid),
     .event_ready_i   (event_ready_i),
     .event_o         (event_data)
@@ -151,7 +154,7 @@ module qpm_cmd_unit_props #(
   end
 
   logic unused_props;
-  assign unused_props = ^{refused, lock_valid, lock_qpn};
+  assign unused_props = ^{refused, lock_valid, lock_qpn, flush_wait, flush_wait_poll};
 
 endmodule
 

@@ -53,6 +53,7 @@ module qpm_lock_props #(
   logic                     refused, cmd_ready, rsp_valid, cmd_req_valid, cmd_req_ready;
   logic                     lock_valid, ev_valid, ev_ready, cmd_rsp_valid;
   logic [qpm_pkg::QpnW-1:0] lock_qpn;
+  logic                     flush_wait, flush_wait_poll;
   qpm_pkg::rsp_t            rsp;
   qpm_pkg::ctx_req_t        cmd_req;
   qpm_pkg::ctx_rsp_t        cmd_rsp;
@@ -76,6 +77,8 @@ module qpm_lock_props #(
     .ctx_rsp_i       (cmd_rsp),
     .lock_valid_o    (lock_valid),
     .lock_qpn_o      (lock_qpn),
+    .flush_wait_o      (flush_wait),
+    .flush_wait_poll_o (flush_wait_poll),
     .event_valid_o   (ev_valid),
     .event_ready_i   (ev_ready),
     .event_o         (ev)
@@ -120,6 +123,8 @@ module qpm_lock_props #(
     .cmd_ev_i         (ev),
     .lock_valid_i     (lock_valid),
     .lock_qpn_i       (lock_qpn),
+    .cmd_wait_i       (flush_wait),
+    .cmd_wait_poll_i  (flush_wait_poll),
     .cmd_req_valid_i  (cmd_req_valid),
     .cmd_req_ready_o  (cmd_req_ready),
     .cmd_req_i        (cmd_req),

@@ -186,6 +186,7 @@ module qpm_state_enforcer_cmd_props #(
   qpm_pkg::rsp_t     rsp;
   qpm_pkg::ctx_req_t ctx_req;
   logic [qpm_pkg::QpnW-1:0] lock_qpn;
+  logic                     flush_wait, flush_wait_poll;
   qpm_pkg::eqe_t     event_data;
   qpm_cmd_unit #(
     .NumPorts    (NumPorts),
@@ -210,6 +211,8 @@ module qpm_state_enforcer_cmd_props #(
     .ctx_rsp_i       (ctx_rsp_i),
     .lock_valid_o    (lock_valid),
     .lock_qpn_o      (lock_qpn),
+    .flush_wait_o      (flush_wait),
+    .flush_wait_poll_o (flush_wait_poll),
     .event_valid_o   (event_valid),
     .event_ready_i   (event_ready_i),
     .event_o         (event_data)
@@ -301,6 +304,7 @@ module qpm_state_enforcer_cmd_props #(
   end
 
   logic unused;
-  assign unused = ^{refused, lock_valid, lock_qpn, event_valid, event_data};
+  assign unused = ^{refused, lock_valid, lock_qpn, event_valid, event_data, flush_wait,
+                    flush_wait_poll};
 
 endmodule

@@ -171,6 +171,7 @@ module qpm_top #(
   qpm_pkg::ctx_rsp_t cmd_ctx_rsp;
   logic              cmd_ev_valid, cmd_ev_ready, cmd_lock_valid;
   logic [qpm_pkg::QpnW-1:0] cmd_lock_qpn;
+  logic                     cmd_flush_wait, cmd_flush_wait_poll;  // a command waits for a flush
   qpm_pkg::eqe_t     cmd_ev;
   logic              ctx_req_valid, ctx_req_ready, ctx_rsp_valid;
   qpm_pkg::ctx_req_t ctx_req;
@@ -208,6 +209,8 @@ module qpm_top #(
     .ctx_rsp_i       (cmd_ctx_rsp),
     .lock_valid_o    (cmd_lock_valid),
     .lock_qpn_o      (cmd_lock_qpn),
+    .flush_wait_o      (cmd_flush_wait),
+    .flush_wait_poll_o (cmd_flush_wait_poll),
     .event_valid_o   (cmd_ev_valid),
     .event_ready_i   (cmd_ev_ready),
     .event_o         (cmd_ev)
@@ -272,7 +275,8 @@ module qpm_top #(
   qpm_dp_front #(
     .CqeDepth   (CqeDepth),
     .EqDepth    (EqDepth),
-    .FlushSlots (FlushSlots)
+    .FlushSlots (FlushSlots),
+    .PageBits   (PageBits)
   ) u_dp_front (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -297,6 +301,8 @@ module qpm_top #(
     .cmd_ev_i        (cmd_ev),
     .lock_valid_i    (cmd_lock_valid),
     .lock_qpn_i      (cmd_lock_qpn),
+    .cmd_wait_i      (cmd_flush_wait),
+    .cmd_wait_poll_i (cmd_flush_wait_poll),
     .cmd_req_valid_i (front_cmd_req_valid),
     .cmd_req_ready_o (front_cmd_req_ready),
     .cmd_req_i       (front_cmd_req),

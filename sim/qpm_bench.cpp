@@ -296,10 +296,11 @@ constexpr uint64_t kSettleCycles = 5000000;    // the engines' work after the la
 //   - the EQ FIFO (qpm_dp_front u_eq_fifo): EqDepth x eqe_t, eqe_t = is_port 1 + qpn
 //     QpnW 24 + event_type 5 + syndrome 8 = 38 bits;
 //   - each of the two qpm_flush_engine instances that find QPs with events pending (the
-//     flush engine, FlushSlots = 4 slots, and the fatal engine, 3 slots): per slot
-//     qpn_q 24 + valid_q/busy_q/renew_q 3; the overflow summary ovf_q, Groups = 256
-//     bits; the scan registers scan_on_q 1 + group_q 8 + cursor_q (QpnW - 8 + 1 = 17)
-//     + scan_inflight_q 2 + group_ptr_q 8 = 36.
+//     flush engine, FlushSlots = 4 slots, and the fatal engine, 2 slots, each with one
+//     more, the wait slot of a command's QP): per slot qpn_q 24 +
+//     valid_q/busy_q/renew_q 3; the overflow summary ovf_q, Groups = 256 bits; the scan
+//     registers scan_on_q 1 + group_q 8 + cursor_q (the page within the group, QpnW - 8
+//     - 6 + 1 = 11) + in_page_q 6 + scan_inflight_q 2 + group_ptr_q 8 = 36.
 // Not counted: the engines' input and offer registers (one cycle's copies of a request,
 // an answer or a slot's QPN, not state of their own), the front's 8-bit EQ reservation
 // count, and PORT_ERR, which is built from the command register while PORT_FAULT runs.
@@ -308,11 +309,12 @@ constexpr uint64_t kQpnW = 24;
 constexpr uint64_t kEqe = 1 + kQpnW + 5 + 8;
 static_assert(kEqe == kEqeBits, "eqe_t width (port_codec.h)");
 constexpr uint64_t kGroups = 256, kGroupW = 8;
-constexpr uint64_t kScan = 1 + kGroupW + (kQpnW - kGroupW + 1) + 2 + kGroupW;
+constexpr uint64_t kPageBits = 6;
+constexpr uint64_t kScan = 1 + kGroupW + (kQpnW - kGroupW - kPageBits + 1) + kPageBits + 2 + kGroupW;
 constexpr uint64_t engine(uint64_t slots) { return slots * (kQpnW + 3) + kGroups + kScan; }
-constexpr uint64_t kFlushSlots = 4, kFatalSlots = 3;
+constexpr uint64_t kFlushSlots = 4 + 1, kFatalSlots = 2 + 1;  // and the wait slot
 constexpr uint64_t kMax = kEqDepth * kEqe + engine(kFlushSlots) + engine(kFatalSlots);
-static_assert(kMax == 608 + 400 + 373, "the documented bound");
+static_assert(kMax == 608 + 427 + 373, "the documented bound");
 }  // namespace pending_bits
 
 // The EQ consumer of eq-storm, deterministic: after it takes an EQE it holds the EQE

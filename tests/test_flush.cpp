@@ -80,6 +80,20 @@ uint32_t counter(QpmEnv &env, const char *name) {
   return env.read_counters()[counter_index(name)];
 }
 
+// Keeps the datapath port full of WRITEs to `healthy` until no command is in flight (at
+// most 20,000 operations); returns how many it pushed.
+uint32_t saturate_until_commands_done(QpmEnv &env, uint32_t healthy) {
+  uint32_t ops = 0;
+  while (env.commands_in_flight() > 0 && ops < 20000) {
+    while (env.dp_queued() < 4) {
+      env.push_dp(rx(healthy, MsgClass::Write, PktPos::Only, 100 + ops));
+      ++ops;
+    }
+    env.run_cycles(1);
+  }
+  return ops;
+}
+
 }  // namespace
 
 TEST_CASE("a requester-side error completes its WQE first with its status, then flushes "
@@ -289,14 +303,7 @@ TEST_CASE("a saturated datapath does not starve a flush: a QUERY waiting for it 
                               flush_attrs()));
   env.push_command(qpn_cmd(Opcode::QueryQp, sick));
   const uint64_t start = env.tb().cycles();
-  uint32_t ops = 0;
-  while (env.commands_in_flight() > 0 && ops < 20000) {
-    while (env.dp_queued() < 4) {
-      env.push_dp(rx(healthy, MsgClass::Write, PktPos::Only, 100 + ops));
-      ++ops;
-    }
-    env.run_cycles(1);
-  }
+  const uint32_t ops = saturate_until_commands_done(env, healthy);
   INFO(fmt::format("{} operations pushed", ops));
   REQUIRE(env.commands_in_flight() == 0);  // without aging the flush never ran
   CHECK(env.cqes().delivered() == 16);
@@ -306,6 +313,61 @@ TEST_CASE("a saturated datapath does not starve a flush: a QUERY waiting for it 
   const uint64_t cycles = env.tb().cycles() - start;
   CHECK(cycles < ops + ops / 64 + 100);
   env.drain();
+  require_clean(env);
+}
+
+// Issue 27 item 5: a command that waits for one QP's flush is bounded by that flush, not
+// by the others or by the datapath's load. Four QPs owe 2,048 completions each and hold
+// every flush slot; a fifth QP's flush (16 completions) overflows into the summary; then
+// a QUERY of the fifth waits for it while a healthy QP keeps the datapath port full.
+// Before, the QUERY waited for the 8,192 steps ahead (one per 65 cycles under that
+// load, about half a million cycles); now its polls claim the flush engine's wait slot
+// and that QP's steps go first.
+TEST_CASE("a command waiting for one QP's flush waits for that flush only, not for the "
+          "slots' long flushes under a full datapath",
+          "[flush]") {
+  EnvOptions eo;
+  eo.seed = 79;
+  QpmEnv env(eo);
+  const std::vector<uint32_t> hogs = {0x50, 0x51, 0x52, 0x53};
+  const uint32_t sick = 0x54, healthy = 0x55;
+  for (uint32_t h : hogs) {
+    CreateAttrs c;
+    c.log_sq_size = 10;
+    c.log_rq_size = 10;
+    REQUIRE(env.execute(create_cmd(h, kRc, c)).status == Status::Ok);
+    for (const Command &m : walk_cmds(h, kRc, QpState::Rts, flush_attrs())) {
+      REQUIRE(env.execute(m).status == Status::Ok);
+    }
+    REQUIRE(env.ring(sq_db(h, 1024)));
+    REQUIRE(env.ring(rq_db(h, 1024)));
+  }
+  sick_and_healthy(env, sick, healthy);
+  const auto to_err = [](uint32_t q) {
+    return modify_cmd(q, attr::kState, static_cast<uint32_t>(QpState::Err), flush_attrs());
+  };
+  // (env.execute would wait for the flushes to end: push them all at once.)
+  for (uint32_t h : hogs) env.push_command(to_err(h));
+  env.push_command(to_err(sick));
+  env.push_command(qpn_cmd(Opcode::QueryQp, sick));
+  const uint64_t start = env.tb().cycles();
+  const uint32_t ops = saturate_until_commands_done(env, healthy);
+  const uint64_t waited = env.tb().cycles() - start;
+  INFO(fmt::format("the QUERY answered after {} cycles, {} operations pushed", waited, ops));
+  REQUIRE(env.commands_in_flight() == 0);
+  // Six commands, then 16 steps, each a round trip through the pipeline, and the
+  // QUERY's polls.
+  CHECK(waited < 1500);
+  CHECK(env.cqes().delivered() < 2000);   // the long flushes were still running
+  CHECK(counter(env, "flush_overflows") > 0);  // every slot was taken
+  env.drain();
+  const auto got = by_stream(env.cqes().take_arrivals());
+  CHECK(got.at({sick, false}) == stream(sick, false, 0, 8));
+  CHECK(got.at({sick, true}) == stream(sick, true, 0, 8));
+  for (uint32_t h : hogs) {
+    CHECK(got.at({h, false}).size() == 1024);
+    CHECK(got.at({h, true}).size() == 1024);
+  }
   require_clean(env);
 }
 
@@ -339,6 +401,51 @@ TEST_CASE("many QPs flushing at once, more than the flush slots: every stream co
   }
   CHECK(counter(env, "flush_overflows") > 0);  // the scan found the QPs beyond the slots
   if (config == "tiny") CHECK(counter(env, "evictions") > 0);
+  require_clean(env);
+}
+
+// Issue 27 item 6: the overflow summary's groups are sets of QP-table pages (page mod
+// 256), and a pass skips the rest of a page whose first step finds it unmapped. Eight
+// QPs, twice the flush slots, on eight pages of one group in the 2^24 QPN space fail at
+// once: the pass over their group reads the directory entry of each of its 1,024 pages
+// and the 64 contexts of each mapped one. Grouped by QPN (qpn mod 256) as before, the
+// same eight QPs shared a group whose pass stepped 65,536 QPNs, each a walk.
+TEST_CASE("an overflow pass in the 2^24 QPN space walks only its group's pages, and reads "
+          "contexts only on the mapped ones",
+          "[flush]") {
+  EnvOptions eo;
+  eo.config = "default";
+  eo.seed = 78;
+  eo.qpn_limit = 1u << 24;
+  eo.map_all_pages = false;
+  QpmEnv env(eo);
+  std::vector<uint32_t> qps, pages;
+  for (uint32_t i = 0; i < 8; ++i) {
+    const uint32_t page = 5 + 256 * (1 + 97 * i);  // one summary group: page mod 256 = 5
+    pages.push_back(page);
+    qps.push_back(page * 64 + 3 + i);
+  }
+  env.map_pages(pages);
+  for (uint32_t q : qps) {
+    bring_up(env, q, kRc, QpState::Rts);
+    REQUIRE(env.ring(sq_db(q, 2)));
+    REQUIRE(env.ring(rq_db(q, 3)));
+  }
+  const uint32_t walks_before = counter(env, "walks");
+  for (uint32_t q : qps) env.push_dp(tx(q, MsgClass::Send));
+  for (uint32_t q : qps) env.push_dp(plain(DpOp::Timeout, q));
+  env.drain();
+  const auto got = by_stream(env.cqes().take_arrivals());
+  for (uint32_t q : qps) {
+    INFO(fmt::format("qpn {:#x}", q));
+    CHECK(got.at({q, false}) == stream(q, false, 0, 2, WcStatus::RetryExcErr));
+    CHECK(got.at({q, true}) == stream(q, true, 0, 3));
+  }
+  CHECK(counter(env, "flush_overflows") > 0);  // the pass found the QPs beyond the slots
+  // A pass: 1,024 pages, of which 8 mapped (64 contexts each); a few passes at most.
+  const uint32_t walks = counter(env, "walks") - walks_before;
+  INFO(fmt::format("{} walks", walks));
+  CHECK(walks < 3 * (1024 + 8 * 64));
   require_clean(env);
 }
 

@@ -3,7 +3,12 @@
 // final image that skipped invalid slots and the directory, a refused MAP_PAGE that
 // stayed mapped in the memory checker, no valid/ready check on the command streams).
 #include <random>
+#include <string>
+#include <vector>
 
+#include <fmt/format.h>
+
+#include "command_placer.h"
 #include "port_codec.h"
 #include "stream_checker.h"
 #include "test_helpers.h"
@@ -162,4 +167,68 @@ TEST_CASE("CSR writes: byte strobes, and write data taken at its own handshake",
     CHECK(env.read_csr(csr::kQptBaseHi) == ((hi & 0x0000ff00u) | 0x00bb0000u | 0x66000099u));
   }
   CHECK(env.csr_master().split_writes() > 0);
+}
+
+// A fill that made a QP fatal goes into the model where the RTL had it: after the
+// operations the QP cache answered before it (their answers may reach the port later,
+// or be held behind a command), after a command that visited Execute before it, and
+// before everything of the QP that came after. The first version ran it in the model in
+// the cycle of the fill, ahead of operations the cache had already answered (2026-12-02,
+// a WRITE the RTL accepted judged as dropped in ERR).
+TEST_CASE("CommandPlacer runs a fatal fill where it landed among the QP's work", "[harness]") {
+  GoldenModel model;
+  std::vector<std::string> order;
+  CommandPlacer placer(
+      model,
+      [&](uint64_t index, const Command &, const Qpc &, const Response &, const Response &) {
+        order.push_back(fmt::format("cmd{}", index));
+      },
+      [&](const DpResponse &r) { order.push_back(fmt::format("op{}", r.tag)); },
+      [](const Command &) {});
+  placer.set_run_fatal([&](uint32_t qpn) { order.push_back(fmt::format("fatal{:x}", qpn)); });
+  const uint32_t q = 0x42;
+  auto op = [&](uint8_t tag) {
+    DpResponse r;
+    r.tag = tag;
+    r.qpn = q;
+    placer.on_op_answer(q, r);
+  };
+  Command query;
+  query.op = Opcode::QueryQp;
+  query.qpn = q;
+
+  SECTION("operations the cache answered before the fill run first") {
+    placer.on_cache_answer(q);
+    placer.on_cache_answer(q);
+    placer.on_fatal_fill(q);
+    CHECK(placer.busy(q));
+    CHECK(placer.fatal_fills(q) == 1);
+    CHECK(placer.fatal_fills_run(q) == 0);
+    placer.on_cache_answer(q);
+    op(1);
+    op(2);
+    op(3);
+    CHECK(order == std::vector<std::string>{"op1", "op2", "fatal42", "op3"});
+    CHECK(placer.fatal_fills_run(q) == 1);
+    CHECK(placer.idle());
+  }
+  SECTION("a command that visited Execute before the fill runs before it") {
+    placer.on_accept(7, query);
+    placer.on_cache_answer(q);
+    placer.on_execute();
+    placer.on_fatal_fill(q);
+    op(1);
+    CHECK(order == std::vector<std::string>{"op1"});  // the fill waits for the command
+    placer.on_response(7, query, Response{}, false);
+    CHECK(order == std::vector<std::string>{"op1", "cmd7", "fatal42"});
+    CHECK(placer.idle());
+  }
+  SECTION("a command that reached Execute after the fill runs after it") {
+    placer.on_accept(8, query);
+    placer.on_fatal_fill(q);
+    placer.on_execute();
+    placer.on_response(8, query, Response{}, false);
+    CHECK(order == std::vector<std::string>{"fatal42", "cmd8"});
+    CHECK(placer.idle());
+  }
 }

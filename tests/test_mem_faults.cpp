@@ -126,3 +126,30 @@ TEST_CASE("random runs with port faults and memory read and write errors have ze
   CHECK(events[EventType::QpFatal] > env.qps_made_fatal());  // PORT_FAULT's as well
   CHECK(env.dp_scoreboard().expected_drops(DropReason::MemErr) == 0);
 }
+
+// The nightly's first failure in the 2^24 QPN space with read errors (2026-12-02, run
+// 14 of make regress, docs/verification.md), kept as a replay: under plru it timed out
+// (a MODIFY to ERR behind an overflow pass over 65,536 QPNs, issue 27 item 6), and with
+// that fixed the harness judged two WRITEs the RTL accepted before a fill made their QP
+// fatal as if they came after it (CommandPlacer::on_fatal_fill).
+TEST_CASE("the nightly's tiny errors run in the 2^24 QPN space passes", "[mem_faults][system]") {
+  SimOptions o = qpm_sim_defaults();
+  o.traffic = "transport";
+  o.config = "tiny";
+  o.seed = 2009222625;
+  o.cmds = 2000;
+  o.qps = 4096;
+  o.qpn_limit = 1u << 24;
+  o.evict_policy = "plru";
+  o.mem_latency = "20:60";
+  o.mem_reorder = true;
+  o.mem_read_error_rate = 0.02;
+  o.mem_write_error_rate = 0.05;
+  INFO("replay: " << replay_line(o));
+  QpmEnv env(env_options(o));
+  const SimResult r = run_random(o, env);
+  for (const auto &p : r.problems) UNSCOPED_INFO(p);
+  REQUIRE(r.problems.empty());
+  CHECK(env.qps_made_fatal() > 0);
+  CHECK(r.counters[counter_index("flush_overflows")] > 0);
+}

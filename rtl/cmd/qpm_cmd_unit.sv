@@ -79,6 +79,10 @@ module qpm_cmd_unit #(
   // operations on it wait (qpm_dp_front), so none is lost under the write
   output logic              lock_valid_o,
   output logic [qpm_pkg::QpnW-1:0] lock_qpn_o,
+  // a command waits for lock_qpn_o's flush or events (from its first FlushWait to its
+  // answer), and each of its polls begins: the engines step that QP first (issue 27 item 5)
+  output logic              flush_wait_o,
+  output logic              flush_wait_poll_o,
   // events a command raises itself (PORT_ERR); QP events go through the QPC
   output logic              event_valid_o,
   input  logic              event_ready_i,
@@ -433,6 +437,22 @@ module qpm_cmd_unit #(
   assign lock_valid_o = (fsm_q == CtxRequest || fsm_q == CtxWait || fsm_q == Execute)
                      && (ctx_op_q == qpm_pkg::CtxRead || ctx_op_q == qpm_pkg::CtxWrite);
   assign lock_qpn_o   = cmd_q.qpn[qpm_pkg::QpnW-1:0];
+
+  // Registered: the engines see the wait from the cycle after Execute decides it.
+  logic flush_wait_q, flush_wait_poll_q, wait_poll;
+  assign wait_poll = fsm_q == Execute && !pf_cmd && waits_for_flush;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      flush_wait_q      <= 1'b0;
+      flush_wait_poll_q <= 1'b0;
+    end else begin
+      flush_wait_poll_q <= wait_poll;
+      if (wait_poll)                             flush_wait_q <= 1'b1;
+      else if (fsm_q == Respond || fsm_q == Idle) flush_wait_q <= 1'b0;
+    end
+  end
+  assign flush_wait_o      = flush_wait_q;
+  assign flush_wait_poll_o = flush_wait_poll_q;
 
   assign event_valid_o       = ev_pending_q;
   assign event_o.is_port     = 1'b1;

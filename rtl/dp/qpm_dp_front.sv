@@ -44,6 +44,7 @@ module qpm_dp_front #(
   parameter int unsigned FlushMaxWait = 64,
   parameter int unsigned CqeDepth   = 8,
   parameter int unsigned FlushSlots = 4,
+  parameter int unsigned PageBits   = 6,   // the QP table's page: the engines' scan skips unmapped ones
   localparam int unsigned RspCntW = $clog2(DpRspDepth) + 1,
   localparam int unsigned EqCntW  = $clog2(EqDepth) + 1,
   localparam int unsigned CqeCntW = $clog2(CqeDepth) + 1
@@ -78,6 +79,10 @@ module qpm_dp_front #(
   // doorbells on it are not admitted meanwhile
   input  logic                    lock_valid_i,
   input  logic [qpm_pkg::QpnW-1:0] lock_qpn_i,
+  // a command waits for lock_qpn_i's flush or events, and one of its polls begins:
+  // the engines step that QP first (qpm_flush_engine)
+  input  logic                    cmd_wait_i,
+  input  logic                    cmd_wait_poll_i,
   // the command unit's QPC accesses
   input  logic                    cmd_req_valid_i,
   output logic                    cmd_req_ready_o,
@@ -176,6 +181,7 @@ module qpm_dp_front #(
 
   // ---- arbitration with aging and a lock (qpm_front_arbiter)
   logic dp_locked, db_locked, fl_locked, fa_locked;
+  logic fl_urgent, fa_urgent;   // an engine steps a QP a command waits for
   assign dp_locked = lock_valid_i && dp_req_i.qpn == lock_qpn_i;
   assign db_locked = lock_valid_i && db_i.qpn == lock_qpn_i;
   assign fl_locked = lock_valid_i && fl_step_qpn == lock_qpn_i;
@@ -195,6 +201,8 @@ module qpm_dp_front #(
     .cmd_waits_i (cmd_req_valid_i),
     .fl_waits_i  (fl_step_valid),
     .fa_waits_i  (fa_step_valid),
+    .fl_urgent_i (fl_urgent),
+    .fa_urgent_i (fa_urgent),
     .ready_i     (ctx_req_ready_i),
     .grant_o     (grant),
     .held_o      (lock_q)
@@ -263,6 +271,8 @@ module qpm_dp_front #(
   assign rsp_fl          = ctx_rsp_valid_i && qpm_pkg::tag_is_flush(ctx_rsp_i.tag);
   assign rsp_fa          = ctx_rsp_valid_i && qpm_pkg::tag_is_fatal(ctx_rsp_i.tag);
   assign rsp_step        = rsp_fl || rsp_fa;
+  logic step_unmapped;     // a step's QPN is on an unmapped page (or past QPN_LIMIT)
+  assign step_unmapped   = ctx_rsp_i.status == qpm_pkg::CtxUnmapped;
   assign rsp_cmd         = ctx_rsp_valid_i && !rsp_dp && !rsp_db && !rsp_step;
   assign cmd_rsp_valid_o = rsp_cmd;
   assign cmd_rsp_o       = ctx_rsp_i;
@@ -322,9 +332,10 @@ module qpm_dp_front #(
   // The fatal engine: QPs with a fatal-class event pending (its steps deliver a QP's
   // events in the QP's own order, so an informational event raised before it goes too).
   qpm_flush_engine #(
-    .Slots   (3),
-    .SlotW   (2),
-    .TagBase (4'd4)
+    .Slots    (2),
+    .SlotW    (2),
+    .TagBase  (4'd4),
+    .PageBits (PageBits)
   ) u_fatal_engine (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
@@ -333,6 +344,10 @@ module qpm_dp_front #(
     .req_a_qpn_i   (cmd_req_i.index),
     .req_b_valid_i (fa_req_b),
     .req_b_qpn_i   (req_b_qpn),
+    .wait_valid_i  (cmd_wait_i),
+    .wait_poll_i   (cmd_wait_poll_i),
+    .wait_qpn_i    (lock_qpn_i),
+    .urgent_o      (fa_urgent),
     .step_valid_o  (fa_step_valid),
     .step_ready_i  (fa_step_ready),
     .step_qpn_o    (fa_step_qpn),
@@ -341,12 +356,14 @@ module qpm_dp_front #(
     .ans_tag_i     (ctx_rsp_i.tag),
     .ans_qpn_i     (answer.rsp.qpn),
     .ans_more_i    (answer.ev_more),
+    .ans_unmapped_i (step_unmapped),
     .overflow_o    (fatal_overflow_o),
     .busy_o        (fa_engine_busy)
   );
 
   qpm_flush_engine #(
-    .Slots (FlushSlots)
+    .Slots    (FlushSlots),
+    .PageBits (PageBits)
   ) u_flush_engine (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
@@ -355,6 +372,10 @@ module qpm_dp_front #(
     .req_a_qpn_i   (cmd_req_i.index),
     .req_b_valid_i (fl_req_b),
     .req_b_qpn_i   (req_b_qpn),
+    .wait_valid_i  (cmd_wait_i),
+    .wait_poll_i   (cmd_wait_poll_i),
+    .wait_qpn_i    (lock_qpn_i),
+    .urgent_o      (fl_urgent),
     .step_valid_o  (fl_step_valid),
     .step_ready_i  (fl_step_ready),
     .step_qpn_o    (fl_step_qpn),
@@ -363,6 +384,7 @@ module qpm_dp_front #(
     .ans_tag_i     (ctx_rsp_i.tag),
     .ans_qpn_i     (answer.rsp.qpn),
     .ans_more_i    (answer.flush_more || answer.ev_more),
+    .ans_unmapped_i (step_unmapped),
     .overflow_o    (flush_overflow_o),
     .busy_o        (fl_engine_busy)
   );

@@ -7,16 +7,25 @@
 // the number of WQEs or of QPs:
 //   Slots slots {qpn}: one flush step each in flight at a time, stepped round-robin;
 //   an overflow summary of Groups bits: a QP that owes completions when every slot is
-//   taken (an overflow) sets the bit of its group (qpn mod Groups);
-//   a scan {group, cursor}: one group at a time (a pointer walks the summary to the next
-//   set bit), the engine steps every QPN of the group
-//   below QPN_LIMIT (qpn = cursor * Groups + group); a step that finds a QP still owing
-//   hands it to a free slot, or sets its group's bit again.
+//   taken (an overflow) sets the bit of its group, a group being a set of QP-table
+//   pages (group = page mod Groups, page = qpn >> PageBits);
+//   a scan {group, page cursor, QPN in page}: one group at a time (a pointer walks the
+//   summary to the next set bit), the engine steps the QPNs of the group's pages below
+//   QPN_LIMIT (page = cursor * Groups + group), and a step answered "unmapped" skips
+//   the rest of its page, so a pass reads memory only for mapped pages (one directory
+//   read for each other page); a step that finds a QP still owing hands it to a free
+//   slot, or sets its group's bit again.
 // A request names a QP that may owe completions now: it entered ERR or SQE (a datapath
 // verdict, a command's write of ERR) or took WQEs posted in ERR. A request for a QP
 // already in a slot renews that slot (its step in flight may have read the QPC before
 // the new work was written). A step that could not read the QPC (memory error) keeps
 // its slot and is tried again: a flush is never dropped.
+// A command that waits for a QP's flush or events (qpm_cmd_unit's FlushWait) has that
+// QP stepped first (issue 27 item 5): each of its polls claims one more slot kept for it
+// (the wait slot, if the QP holds none), and while the waited QP holds a slot only that
+// slot's steps are offered, and urgent_o asks the front to grant them before the
+// datapath. So its wait is about its own flush's length times one step's round trip,
+// whatever the load and whatever the other slots hold.
 // Steps go out on a valid/ready port, tag TagBase + slot (the last slot number is the
 // scan), held stable until taken; the front gives them the pipeline's spare cycles only.
 // The same engine tracks the QPs with fatal-class events pending (docs/events.md): a
@@ -24,9 +33,10 @@
 `include "qpm_assert.svh"
 
 module qpm_flush_engine #(
-  parameter int unsigned Slots     = 4,   // 1 .. 2**SlotW - 1
+  parameter int unsigned Slots     = 4,   // 1 .. 2**SlotW - 2 (and the wait slot)
   parameter int unsigned ScanDepth = 2,   // scan steps in flight at once
   parameter int unsigned Groups    = 256, // overflow summary bits (a power of two)
+  parameter int unsigned PageBits  = 6,   // QPNs per QP-table page = 2**PageBits
   parameter int unsigned SlotW     = 3,   // tag bits that name the slot
   parameter logic [qpm_pkg::CtxTagW-1:0] TagBase = 4'd8,  // the tag of slot 0
   localparam int unsigned QpnW     = qpm_pkg::QpnW,
@@ -41,6 +51,11 @@ module qpm_flush_engine #(
   // ... and a datapath operation or doorbell answered (the QP owes completions now)
   input  logic            req_b_valid_i,
   input  logic [QpnW-1:0] req_b_qpn_i,
+  // a command waits for this QP (a level), and one of its polls begins (a pulse)
+  input  logic            wait_valid_i,
+  input  logic            wait_poll_i,
+  input  logic [QpnW-1:0] wait_qpn_i,
+  output logic            urgent_o,       // the waited QP holds a slot: grant its steps first
   // the next flush step
   output logic            step_valid_o,
   input  logic            step_ready_i,
@@ -51,13 +66,14 @@ module qpm_flush_engine #(
   input  logic [TagW-1:0] ans_tag_i,
   input  logic [QpnW-1:0] ans_qpn_i,
   input  logic            ans_more_i,
+  input  logic            ans_unmapped_i, // its QPN's page is not mapped
   // a request that found every slot taken (counted)
   output logic            overflow_o,
   output logic            busy_o          // a slot is taken or a scan runs
 );
 
-  if (Slots < 1 || Slots >= (1 << SlotW)) begin : gen_bad_slots
-    $error("Slots must be 1 .. 2**SlotW - 1 (the last slot number is the scan)");
+  if (Slots < 1 || Slots + 1 >= (1 << SlotW)) begin : gen_bad_slots
+    $error("Slots must be 1 .. 2**SlotW - 2 (the wait slot follows; the last number is the scan)");
   end
   if (ScanDepth < 1 || ScanDepth > 3) begin : gen_bad_scan_depth
     $error("ScanDepth must be 1 .. 3 (a 2-bit count of scan steps in flight)");
@@ -66,46 +82,61 @@ module qpm_flush_engine #(
     $error("Groups must be a power of two, at least 2");
   end
 
-  localparam int unsigned Pos = Slots + 1;   // round-robin positions: slots, then scan
+  localparam int unsigned NSlots = Slots + 1;   // the last slot is the wait slot
+  localparam int unsigned WaitSlot = Slots;
+  localparam int unsigned Pos = NSlots + 1;     // round-robin positions: slots, then scan
   localparam int unsigned PosW = $clog2(Pos + 1);
   localparam logic [SlotW-1:0] ScanSlot = '1;
   localparam int unsigned GroupW = $clog2(Groups);
-  localparam int unsigned CursorW = QpnW - GroupW + 1;  // one bit more: the end
+  localparam int unsigned CursorW = QpnW - GroupW - PageBits + 1;  // one bit more: the end
 
-  logic [Slots-1:0] valid_q, busy_q, renew_q;
-  logic [QpnW-1:0]  qpn_q [Slots];
+  logic [NSlots-1:0] valid_q, busy_q, renew_q;
+  logic [QpnW-1:0]  qpn_q [NSlots];
   logic [Groups-1:0] ovf_q;                 // groups with a QP that overflowed
   logic              scan_on_q;
   logic [GroupW-1:0] group_q;
-  logic [CursorW-1:0] cursor_q;
+  logic [CursorW-1:0] cursor_q;              // the pass's page, within its group
+  logic [PageBits-1:0] in_page_q;             // the next QPN within that page
   logic [1:0]        scan_inflight_q;
   logic             offer_q;
   logic [SlotW-1:0] offer_slot_q;
   logic [QpnW-1:0]  offer_qpn_q;
   logic [PosW-1:0]  rr_q;
+  logic             urgent_q;
+  logic [NSlots-1:0] wait_match_q;
 
   // ---- the inputs, registered: requests and answers arrive from deep logic (the front's
   // grant, the pipeline's P1) and feed the slots and the overflow counter; one cycle of
   // delay shifts both alike, so their order is kept (a step granted after a request's
   // write still reads it).
-  logic            req_a_valid_q, req_b_valid_q, ans_valid_q, ans_more_q;
+  logic            req_a_valid_q, req_b_valid_q, ans_valid_q, ans_more_q, ans_unmapped_q;
   logic [QpnW-1:0] req_a_qpn_q, req_b_qpn_q, ans_qpn_q;
   logic [TagW-1:0] ans_tag_q;
+  logic            wait_valid_q, wait_poll_q;
+  logic [QpnW-1:0] wait_qpn_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      wait_valid_q  <= 1'b0;
+      wait_poll_q   <= 1'b0;
+      wait_qpn_q    <= '0;
       req_a_valid_q <= 1'b0;
       req_b_valid_q <= 1'b0;
       ans_valid_q   <= 1'b0;
       ans_more_q    <= 1'b0;
+      ans_unmapped_q <= 1'b0;
       req_a_qpn_q   <= '0;
       req_b_qpn_q   <= '0;
       ans_qpn_q     <= '0;
       ans_tag_q     <= '0;
     end else begin
+      wait_valid_q  <= wait_valid_i;
+      wait_poll_q   <= wait_poll_i;
+      wait_qpn_q    <= wait_qpn_i;
       req_a_valid_q <= req_a_valid_i;
       req_b_valid_q <= req_b_valid_i;
       ans_valid_q   <= ans_valid_i;
       ans_more_q    <= ans_more_i;
+      ans_unmapped_q <= ans_unmapped_i;
       req_a_qpn_q   <= req_a_qpn_i;
       req_b_qpn_q   <= req_b_qpn_i;
       ans_qpn_q     <= ans_qpn_i;
@@ -141,23 +172,25 @@ module qpm_flush_engine #(
 
   // Match against the slots, else the first free slots (a slot freed this cycle is not
   // reused before the next).
-  logic [Slots-1:0] hit [Lanes];
+  logic [NSlots-1:0] hit [Lanes];
   logic             any_hit [Lanes];
   always_comb begin
     for (int i = 0; i < Lanes; i++) begin
       any_hit[i] = 1'b0;
-      for (int s = 0; s < Slots; s++) begin
+      for (int s = 0; s < NSlots; s++) begin
         hit[i][s] = rq_valid[i] && valid_q[s] && qpn_q[s] == rq_qpn[i];
         if (hit[i][s]) any_hit[i] = 1'b1;
       end
     end
   end
 
-  logic [Slots-1:0] alloc [Lanes];
+  // The lanes allocate only the first Slots slots: the wait slot is the waited QP's.
+  logic [NSlots-1:0] alloc [Lanes];
   logic             placed [Lanes];
-  logic [Slots-1:0] free;
+  logic [NSlots-1:0] free;
   always_comb begin
     free = ~valid_q;
+    free[WaitSlot] = 1'b0;
     for (int i = 0; i < Lanes; i++) begin
       alloc[i]  = '0;
       placed[i] = 1'b0;
@@ -184,7 +217,7 @@ module qpm_flush_engine #(
   always_comb begin
     ovf_set = '0;
     for (int i = 0; i < Lanes; i++) begin
-      if (ovf_rq[i]) ovf_set[rq_qpn[i][GroupW-1:0]] = 1'b1;
+      if (ovf_rq[i]) ovf_set[rq_qpn[i][PageBits +: GroupW]] = 1'b1;
     end
   end
   // The next group to scan: a pointer that walks the summary one bit a cycle while no
@@ -196,8 +229,13 @@ module qpm_flush_engine #(
   assign next_group       = group_ptr_q;
   assign next_group_valid = ovf_q[group_ptr_q];
   logic [31:0] scan_qpn;   // the QPN the scan steps next
-  assign scan_qpn = 32'({cursor_q, group_q});
+  assign scan_qpn = 32'({cursor_q, group_q, in_page_q});
   logic scan_start, scan_end;
+  // A scan step answered "unmapped" for the page the cursor is in skips the rest of it
+  // (an answer for an earlier page, the cursor having moved on, changes nothing).
+  logic scan_skip;
+  assign scan_skip = ans_scan && ans_unmapped_q
+                  && {1'b0, ans_qpn_q[QpnW-1:GroupW+PageBits]} == cursor_q;
 
   // ---- the next offer: round-robin over the slots that are idle, and the scan
   logic            scan_ready;
@@ -207,9 +245,26 @@ module qpm_flush_engine #(
                    && 32'(scan_inflight_q) < ScanDepth;
   assign scan_end   = scan_on_q && scan_qpn >= qpn_limit_i && scan_inflight_q == '0;
   assign scan_start = !scan_on_q && next_group_valid;
+  // The waited QP: the slots that hold it, and the wait slot claimed at a poll when it
+  // holds none (nor does a lane name it this cycle: then that lane places it).
+  logic [NSlots-1:0] wait_match;
+  logic              urgent, wait_named, wait_alloc;
   always_comb begin
-    for (int s = 0; s < Slots; s++) cand[s] = valid_q[s] && !busy_q[s];
-    cand[Slots] = scan_ready;
+    for (int s = 0; s < NSlots; s++) wait_match[s] = valid_q[s] && qpn_q[s] == wait_qpn_q;
+  end
+  assign urgent     = wait_valid_q && wait_match != '0;
+  assign wait_named = (rq_valid[0] && rq_qpn[0] == wait_qpn_q)
+                   || (rq_valid[1] && rq_qpn[1] == wait_qpn_q)
+                   || (rq_valid[2] && rq_qpn[2] == wait_qpn_q);
+  assign wait_alloc = wait_poll_q && !valid_q[WaitSlot] && wait_match == '0 && !wait_named;
+  // The offer looks at last cycle's match (wait_match_q, urgent_q: the 24-bit compares
+  // stay off the round-robin's path); a slot freed or refilled meanwhile is at most
+  // preferred or passed over for one cycle.
+  always_comb begin
+    for (int s = 0; s < NSlots; s++) begin
+      cand[s] = valid_q[s] && !busy_q[s] && (!urgent_q || wait_match_q[s]);
+    end
+    cand[NSlots] = scan_ready && !urgent_q;
   end
   assign load = !offer_q || step_ready_i;
 
@@ -231,19 +286,19 @@ module qpm_flush_engine #(
   end
 
   logic pick_scan;
-  assign pick_scan = pick_valid && 32'(pick) == Slots;
+  assign pick_scan = pick_valid && 32'(pick) == NSlots;
   logic [QpnW-1:0] pick_qpn;
   always_comb begin
     pick_qpn = '0;
-    for (int s = 0; s < Slots; s++) begin
+    for (int s = 0; s < NSlots; s++) begin
       if (32'(pick) == s) pick_qpn = qpn_q[s];
     end
   end
 
   // Per slot this cycle: its step answered; a request named its QP.
-  logic [Slots-1:0] answered, renewed;
+  logic [NSlots-1:0] answered, renewed;
   always_comb begin
-    for (int s = 0; s < Slots; s++) begin
+    for (int s = 0; s < NSlots; s++) begin
       answered[s] = ans_slot_hit && 32'(ans_slot) == s;
       renewed[s]  = hit[0][s] || hit[1][s] || hit[2][s];
     end
@@ -255,19 +310,24 @@ module qpm_flush_engine #(
       valid_q         <= '0;
       busy_q          <= '0;
       renew_q         <= '0;
-      for (int s = 0; s < Slots; s++) qpn_q[s] <= '0;
+      for (int s = 0; s < NSlots; s++) qpn_q[s] <= '0;
       ovf_q           <= '0;
       group_ptr_q     <= '0;
       scan_on_q       <= 1'b0;
       group_q         <= '0;
       cursor_q        <= '0;
+      in_page_q       <= '0;
       scan_inflight_q <= '0;
       offer_q         <= 1'b0;
       offer_slot_q    <= '0;
       offer_qpn_q     <= '0;
       rr_q            <= '0;
+      urgent_q        <= 1'b0;
+      wait_match_q    <= '0;
     end else begin
-      for (int s = 0; s < Slots; s++) begin
+      urgent_q     <= urgent;
+      wait_match_q <= wait_match;
+      for (int s = 0; s < NSlots; s++) begin
         if (answered[s]) begin
           busy_q[s]  <= 1'b0;
           renew_q[s] <= 1'b0;
@@ -283,16 +343,29 @@ module qpm_flush_engine #(
         end
         if (load && pick_valid && 32'(pick) == s) busy_q[s] <= 1'b1;
       end
+      if (wait_alloc) begin
+        valid_q[WaitSlot] <= 1'b1;
+        busy_q[WaitSlot]  <= 1'b0;
+        renew_q[WaitSlot] <= 1'b0;
+        qpn_q[WaitSlot]   <= wait_qpn_q;
+      end
 
       // The scan: a group's pass starts by clearing its summary bit (an overflow of the
       // group during the pass sets it again: another pass follows), and ends at
       // QPN_LIMIT once its steps are answered.
       scan_inflight_q <= scan_inflight_q + 2'(load && pick_scan) - 2'(ans_scan);
-      if (load && pick_scan) cursor_q <= cursor_q + 1'b1;
+      if (scan_skip) begin
+        cursor_q  <= cursor_q + 1'b1;
+        in_page_q <= '0;
+      end else if (load && pick_scan) begin
+        in_page_q <= in_page_q + 1'b1;
+        if (in_page_q == '1) cursor_q <= cursor_q + 1'b1;
+      end
       if (scan_start) begin
         scan_on_q <= 1'b1;
         group_q   <= next_group;
         cursor_q  <= '0;
+        in_page_q <= '0;
         ovf_q     <= (ovf_q & ~(Groups'(1) << next_group)) | ovf_set;
       end else begin
         ovf_q <= ovf_q | ovf_set;
@@ -312,6 +385,7 @@ module qpm_flush_engine #(
   end
 
   assign step_valid_o = offer_q;
+  assign urgent_o     = urgent_q;
   assign step_qpn_o   = offer_qpn_q;
   assign step_tag_o   = TagBase | TagW'(offer_slot_q);
   assign busy_o       = (valid_q != '0) || scan_on_q || offer_q || (ovf_q != '0)
@@ -337,8 +411,8 @@ module qpm_flush_engine #(
   end
   always_comb begin
     for (int i = 0; i < 3; i++) begin
-      kept[i] = ovf_q[chk_qpn_q[i][GroupW-1:0]];
-      for (int s = 0; s < Slots; s++) begin
+      kept[i] = ovf_q[chk_qpn_q[i][PageBits +: GroupW]];
+      for (int s = 0; s < NSlots; s++) begin
         if (valid_q[s] && qpn_q[s] == chk_qpn_q[i]) kept[i] = 1'b1;
       end
     end
@@ -352,7 +426,7 @@ module qpm_flush_engine #(
   // of the blocks around the engine, not of the engine: its proofs (and the front's)
   // leave those inputs free, so it is checked in simulation only.
 `ifndef FORMAL
-  logic [Slots-1:0] ans_meets_req;
+  logic [NSlots-1:0] ans_meets_req;
   assign ans_meets_req = answered & renewed;
   `QPM_ASSERT(NoRequestAtLastAnswer_A, ans_meets_req == '0)
 `endif

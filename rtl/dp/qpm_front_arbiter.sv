@@ -5,7 +5,8 @@
 //      if a higher priority requester arrives meanwhile: the AXI-style rule the cache's
 //      spill register relies on)
 //   2. a command, then a doorbell, then a fatal-engine step that has waited CmdMaxWait
-//      cycles, then a flush step that has waited FlushMaxWait cycles
+//      cycles or is urgent, then a flush step that has waited FlushMaxWait cycles or is
+//      urgent (its engine steps a QP a command waits for: qpm_flush_engine)
 //   3. the datapath, doorbells, commands, fatal-engine steps, flush steps
 //
 // A requester ages while it is valid and not taken (*_waits_i), and is granted only when
@@ -26,6 +27,8 @@ module qpm_front_arbiter #(
   input  logic                  cmd_waits_i,
   input  logic                  fl_waits_i,
   input  logic                  fa_waits_i,
+  input  logic                  fl_urgent_i,
+  input  logic                  fa_urgent_i,
   input  logic                  ready_i,     // the cache takes this cycle's offer
   output qpm_pkg::front_grant_e grant_o,
   output qpm_pkg::front_grant_e held_o      // last cycle's offer, not taken (the lock)
@@ -47,8 +50,8 @@ module qpm_front_arbiter #(
     if (held_q != qpm_pkg::GNone)  grant_o = held_q;
     else if (cmd_ok_i && cmd_aged) grant_o = qpm_pkg::GCmd;
     else if (db_ok_i && db_aged)   grant_o = qpm_pkg::GDb;
-    else if (fa_ok_i && fa_aged)   grant_o = qpm_pkg::GFatal;
-    else if (fl_ok_i && fl_aged)   grant_o = qpm_pkg::GFlush;
+    else if (fa_ok_i && (fa_aged || fa_urgent_i)) grant_o = qpm_pkg::GFatal;
+    else if (fl_ok_i && (fl_aged || fl_urgent_i)) grant_o = qpm_pkg::GFlush;
     else if (dp_ok_i)              grant_o = qpm_pkg::GDp;
     else if (db_ok_i)              grant_o = qpm_pkg::GDb;
     else if (cmd_ok_i)             grant_o = qpm_pkg::GCmd;

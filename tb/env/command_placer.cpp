@@ -38,6 +38,24 @@ void CommandPlacer::on_execute() {
   if (release_doorbells_) release_doorbells_(c.cmd.qpn);
 }
 
+void CommandPlacer::on_fatal_fill(uint32_t qpn) {
+  PerQpn &p = qpns_[qpn];
+  p.fatals.push_back(Fatal{p.answered, executions_});
+  ++p.fills;
+  ++held_fatals_;
+  pump(qpn);
+}
+
+uint64_t CommandPlacer::fatal_fills(uint32_t qpn) const {
+  auto it = qpns_.find(qpn);
+  return it == qpns_.end() ? 0 : it->second.fills;
+}
+
+uint64_t CommandPlacer::fatal_fills_run(uint32_t qpn) const {
+  auto it = qpns_.find(qpn);
+  return it == qpns_.end() ? 0 : it->second.fills_run;
+}
+
 bool CommandPlacer::blocks_doorbell(uint32_t qpn, uint64_t taken_at) const {
   if (!unanswered_.empty()) {
     const Cmd &live = unanswered_.front();
@@ -81,7 +99,8 @@ void CommandPlacer::on_op_answer(uint32_t qpn, const DpResponse &actual) {
 
 bool CommandPlacer::busy(uint32_t qpn) const {
   auto it = qpns_.find(qpn);
-  return it != qpns_.end() && (!it->second.ops.empty() || !it->second.cmds.empty());
+  return it != qpns_.end() &&
+         (!it->second.ops.empty() || !it->second.cmds.empty() || !it->second.fatals.empty());
 }
 
 void CommandPlacer::pump(uint32_t qpn) {
@@ -94,6 +113,24 @@ void CommandPlacer::pump(uint32_t qpn) {
     run_op_(r);
   };
   for (;;) {
+    Cmd *live = unanswered_.empty() ? nullptr : &unanswered_.front();
+    const bool live_here = live && live->executed && live->cmd.qpn == qpn;
+    // A fatal fill: after the commands that visited Execute before it landed (answered,
+    // or still in the unit), and after the operations the cache answered before it.
+    if (!p.fatals.empty()) {
+      const Fatal f = p.fatals.front();
+      const bool cmd_before = !p.cmds.empty() && p.cmds.front().visit <= f.visit;
+      const bool live_before = live_here && live->visit <= f.visit;
+      if (!cmd_before && !live_before) {
+        if (p.run < f.mark) {
+          if (p.ops.empty()) return;
+          run_op();
+        } else {
+          run_fatal(qpn, p);
+        }
+        continue;
+      }
+    }
     if (!p.cmds.empty()) {
       // An answered command: the operations ahead of it first, then the command.
       if (p.run < p.cmds.front().mark) {
@@ -107,8 +144,7 @@ void CommandPlacer::pump(uint32_t qpn) {
     if (p.ops.empty()) return;
     // The command in the unit, past Execute and not yet answered: operations the cache
     // answered after its mark wait for it.
-    Cmd *live = unanswered_.empty() ? nullptr : &unanswered_.front();
-    if (live && live->executed && live->cmd.qpn == qpn && p.run >= live->mark) {
+    if (live_here && p.run >= live->mark) {
       if (!live->met) {
         ++met_;
         if (coverage_) coverage_->sample_placement(false);
@@ -118,6 +154,14 @@ void CommandPlacer::pump(uint32_t qpn) {
     }
     run_op();
   }
+}
+
+void CommandPlacer::run_fatal(uint32_t qpn, PerQpn &p) {
+  p.fatals.pop_front();
+  --held_fatals_;
+  ++p.fills_run;
+  if (run_fatal_) run_fatal_(qpn);
+  if (release_doorbells_) release_doorbells_(qpn);
 }
 
 void CommandPlacer::run_command(PerQpn &p) {

@@ -22,6 +22,11 @@
 // to Execute comes after that command too: blocks_doorbell tells the scoreboard to hold
 // it until the command has run in the model (or visits Execute again, reading the
 // context anew), and release_doorbells asks it to look again.
+// A fill that makes its QP fatal (a failed QPC read, docs/events.md) is placed the same
+// way: the cache answered the mark-th operation of the QPN before the fill landed, and a
+// command that visited Execute before the fill runs before it. A doorbell the cache
+// answered after the fill waits for it (fatal_fills / fatal_fills_run, the datapath
+// scoreboard's second gate).
 // Resets are placed by ResetFence (reset_fence.h) and are not seen here; MAP/UNMAP_PAGE,
 // SYNC_CACHE and PORT_FAULT touch no single QP and are applied at their answers.
 #pragma once
@@ -46,6 +51,7 @@ class CommandPlacer {
   using Judge = ResetFence::Judge;
   using RunOp = std::function<void(const DpResponse &)>;
   using AfterCommand = std::function<void(const Command &)>;
+  using RunFatal = std::function<void(uint32_t)>;
   CommandPlacer(GoldenModel &model, Judge judge, RunOp run_op, AfterCommand after_command)
       : model_(model),
         judge_(std::move(judge)),
@@ -61,6 +67,13 @@ class CommandPlacer {
   // in Execute (with the oldest unanswered command).
   void on_cache_answer(uint32_t qpn);
   void on_execute();
+  // A fill made qpn fatal this cycle (Dut::fatal_fill): run_fatal runs it in the model
+  // once the operations and commands ahead of it have run.
+  void on_fatal_fill(uint32_t qpn);
+  void set_run_fatal(RunFatal run_fatal) { run_fatal_ = std::move(run_fatal); }
+  // Fatal fills of qpn seen, and run in the model.
+  uint64_t fatal_fills(uint32_t qpn) const;
+  uint64_t fatal_fills_run(uint32_t qpn) const;
   // The RTL's answer to command number index: true when the placer runs it (now or once
   // the operations ahead of it are in); false when the caller runs it now as any other.
   bool on_response(uint64_t index, const Command &cmd, const Response &actual, bool memory_error);
@@ -77,7 +90,7 @@ class CommandPlacer {
   void set_release_doorbells(std::function<void(uint32_t)> release) {
     release_doorbells_ = std::move(release);
   }
-  bool idle() const { return held_ops_ == 0 && held_cmds_ == 0; }
+  bool idle() const { return held_ops_ == 0 && held_cmds_ == 0 && held_fatals_ == 0; }
   void set_coverage(FuncCoverage *coverage) { coverage_ = coverage; }
   // Commands that met operations of their QPN: the answer of one came first on the ports
   // and the other was held (for reports and coverage).
@@ -94,22 +107,30 @@ class CommandPlacer {
     bool memory_error = false;
     bool met = false;       // counted in met_
   };
+  struct Fatal {
+    uint64_t mark = 0;      // operations of its QPN the cache answered before the fill
+    uint64_t visit = 0;     // executions_ when it landed: commands up to it come first
+  };
   struct PerQpn {
     uint64_t answered = 0;          // operations the cache answered (probe)
     uint64_t run = 0;               // ... run in the model
     std::deque<DpResponse> ops;     // answered on the port, held
     std::deque<Cmd> cmds;           // placed commands, oldest first, not yet run
+    std::deque<Fatal> fatals;       // fatal fills, oldest first, not yet run
+    uint64_t fills = 0, fills_run = 0;
   };
   void pump(uint32_t qpn);
   void run_command(PerQpn &p);
+  void run_fatal(uint32_t qpn, PerQpn &p);
 
   GoldenModel &model_;
   Judge judge_;
   RunOp run_op_;
   AfterCommand after_command_;
+  RunFatal run_fatal_;
   std::deque<Cmd> unanswered_;                 // every command taken, not yet answered
   std::unordered_map<uint32_t, PerQpn> qpns_;
-  size_t held_ops_ = 0, held_cmds_ = 0;
+  size_t held_ops_ = 0, held_cmds_ = 0, held_fatals_ = 0;
   uint64_t met_ = 0;
   uint64_t executions_ = 0;
   std::function<void(uint32_t)> release_doorbells_;

@@ -215,6 +215,7 @@ void DpScoreboard::on_doorbell_executed(uint32_t qpn) {
     for (Pending &p : it->second) {
       if (p.is_doorbell && !p.executed) {
         p.executed = true;
+        p.fills = fills_seen_ ? fills_seen_(qpn) : 0;
         apply_doorbells(qpn);
         return;
       }
@@ -232,7 +233,8 @@ void DpScoreboard::apply_doorbells(uint32_t qpn) {
     return;
   auto &q = it->second;
   while (!q.empty() && q.front().is_doorbell && q.front().executed &&
-         !(gate_blocked_ && gate_blocked_(qpn, q.front().stamp))) {
+         !(gate_blocked_ && gate_blocked_(qpn, q.front().stamp)) &&
+         !(fills_run_ && fills_run_(qpn) < q.front().fills)) {
     const Doorbell db = q.front().db;
     q.pop_front();
     const bool refused = !model_.doorbell(db);

@@ -132,6 +132,14 @@ class DpScoreboard {
     gate_stamp_ = std::move(stamp);
     gate_blocked_ = std::move(blocked);
   }
+  // The second gate: a doorbell the QP cache answered after a fill made its QP fatal
+  // goes into the model after that fill (fills: fatal fills of a QPN seen so far; run:
+  // ... run in the model; CommandPlacer::on_fatal_fill).
+  void set_fill_gate(std::function<uint64_t(uint32_t)> fills,
+                     std::function<uint64_t(uint32_t)> run) {
+    fills_seen_ = std::move(fills);
+    fills_run_ = std::move(run);
+  }
   void recheck_doorbells(uint32_t qpn) { apply_doorbells(qpn); }
   // Problems the doorbell probe found (a doorbell answered that was never taken).
   const std::vector<std::string> &doorbell_problems() const { return doorbell_problems_; }
@@ -159,6 +167,7 @@ class DpScoreboard {
     bool is_doorbell = false;  // a doorbell waiting for the operations ahead of it
     bool executed = false;     // ... and answered by the QP cache (on_doorbell_executed)
     uint64_t stamp = 0;        // ... and the command placer's visits to Execute by then
+    uint64_t fills = 0;        // fatal fills of its QPN before the cache answered it
     Doorbell db;
   };
   // Applies the doorbells at the front of qpn's queue (the operations ahead of them are
@@ -175,6 +184,7 @@ class DpScoreboard {
   DoorbellApplied applied_;
   std::function<uint64_t()> gate_stamp_;
   std::function<bool(uint32_t, uint64_t)> gate_blocked_;
+  std::function<uint64_t(uint32_t)> fills_seen_, fills_run_;
   std::unordered_map<uint32_t, std::deque<Pending>> by_qpn_;
   std::unordered_map<uint8_t, uint32_t> by_tag_;  // tag -> QPN of the operation in flight
   uint64_t accepted_ = 0, checked_ = 0, mismatch_count_ = 0;

@@ -108,6 +108,14 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
       [this] { return placer_.executions(); },
       [this](uint32_t qpn, uint64_t stamp) { return placer_.blocks_doorbell(qpn, stamp); });
   placer_.set_release_doorbells([this](uint32_t qpn) { dp_scoreboard_.recheck_doorbells(qpn); });
+  dp_scoreboard_.set_fill_gate([this](uint32_t qpn) { return placer_.fatal_fills(qpn); },
+                               [this](uint32_t qpn) { return placer_.fatal_fills_run(qpn); });
+  placer_.set_run_fatal([this](uint32_t qpn) {
+    model_.qpc_read_failed(*model_.qpc_address(qpn));
+    ++qps_made_fatal_;
+    for (const Event &e : model_.take_events()) events_.expect(e, "QPC_READ_ERROR");
+    take_model_cqes();
+  });
   // With read errors a fill can make a QP fatal while a doorbell of it waits on that
   // fill: the doorbell then goes into the model once answered (after the fault).
   dp_scoreboard_.set_wait_for_execution(opt.mem.read_error_rate > 0.0);
@@ -232,10 +240,9 @@ void QpmEnv::sample_probes() {
       fatal_problems_.push_back(fmt::format(
           "cycle {}: a fill made qpn {:#x} fatal, but no read of its live context failed", tb_.cycles(), *qpn));
     } else {
-      model_.qpc_read_failed(*model_.qpc_address(*qpn));
-      ++qps_made_fatal_;
-      for (const Event &e : model_.take_events()) events_.expect(e, "QPC_READ_ERROR");
-      take_model_cqes();
+      // Into the model after the operations and commands the RTL ran before the fill
+      // (answered by the cache, their answers maybe still on the way or held).
+      placer_.on_fatal_fill(*qpn);
     }
   }
   // docs/events.md: a QP whose context read failed is made fatal before any operation

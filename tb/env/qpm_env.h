@@ -248,9 +248,10 @@ class QpmEnv {
   // succeeds must make the QP fatal if it is live (fatal_due_).
   void on_qpc_read_done(uint64_t addr, bool error, uint32_t id);
   // The probes of this cycle (Dut::doorbell_done, Dut::fatal_fill): a doorbell goes into
-  // the model once the QP cache has answered it, and a QP is made fatal in the model in
-  // the cycle its fill lands (GoldenModel::qpc_read_failed), so the model sees a
-  // doorbell and a fatal fill of one QP in the RTL's order.
+  // the model once the QP cache has answered it, and a fill that made a QP fatal is
+  // placed by the command placer where it landed among the QP's operations, commands and
+  // doorbells (GoldenModel::qpc_read_failed runs there), so the model sees them all in
+  // the RTL's order.
   void sample_probes();
   // Where a window of possible read errors starts for something accepted now: the
   // failed-read completions of kErrorReachCycles cycles ago (a fill that completed a
