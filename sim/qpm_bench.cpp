@@ -30,8 +30,13 @@
 // other rows). The streamed QP's own operations then miss too (the miss took its way)
 // and wait for two fills in a row; p99 shows that.
 //
+// sync-under-load (issue 27) pushes SYNC_CACHE with every line of the cache dirty while
+// the datapath runs at full rate on 64 of those QPs; its row covers the SYNC's window
+// (push to answer): the operations answered in it, and the window as cmd_delay_max.
+//
 //   qpm_bench [--workload all|hit-distinct|hit-same|mixed|cmd-under-load|
-//              flush-neighbours|flush-neighbours-baseline|miss-under-stream|eq-storm]
+//              flush-neighbours|flush-neighbours-baseline|miss-under-stream|
+//              sync-under-load|eq-storm]
 //             [--ops N]
 //             [--config default|tiny] [--mem-latency N] [--eqe-every K]
 //             [--storm-dp-idle P] [--csv FILE]
@@ -105,6 +110,7 @@ class LatencyProbe : public TbExtension {
   // The longest latency of an operation to one of these QPNs (miss_wait_max).
   void watch(const std::set<uint32_t> &qpns) { watched_ = qpns; }
   uint64_t watched_max() const { return watched_max_; }
+  size_t answers() const { return latencies_.size(); }  // since reset()
   uint64_t percentile(double p) {
     if (latencies_.empty()) return 0;
     std::sort(latencies_.begin(), latencies_.end());
@@ -269,6 +275,69 @@ Row run_workload(const std::string &name, const Setup &s, uint64_t ops) {
                 cmd_qpn);
   if (stream) r.active_qps = 1 + kColdQps;
   require_clean(env, name);
+  return r;
+}
+
+// sync-under-load (issue 27 item 2): 256 QPs brought up by commands, so every line of
+// the default cache (64 sets of 4 ways) holds one and is dirty; the datapath carries
+// read-modify-writes to 64 of them every cycle; then SYNC_CACHE is pushed, and the row
+// measures the window from its push to its answer: the operations answered in it (ops,
+// cycles, ops_per_cycle) and its length (cmd_delay_max). Memory 100 cycles. Targets
+// (issue 27): ops_per_cycle at least 0.5, cmd_delay_max at most 256 x 64 B / 32 B per
+// cycle x 2 + 4 x 100 = 1,424.
+constexpr uint32_t kSyncQps = 256, kSyncStreamQps = 64;
+constexpr uint64_t kSyncMaxCycles = 10000000;
+
+Row run_sync_under_load(const Setup &s) {
+  QpmEnv env(env_options(s, 4096));
+  LatencyProbe probe(env);
+  env.tb().add(&probe);
+  std::vector<uint32_t> stream;
+  for (uint32_t i = 0; i < kSyncQps; ++i) bring_up(env, kFirstQpn + i);
+  for (uint32_t i = 0; i < kSyncStreamQps; ++i) stream.push_back(kFirstQpn + i);
+  drive(env, probe, "sync-under-load", s, stream, stream.size(), false, 0, 0);  // warm
+  std::map<uint32_t, uint32_t> psn;
+  for (uint32_t q : stream) psn[q] = env.model().qpc(q).expected_psn;
+  const uint64_t wb_before = env.read_counters()[counter_index("writebacks")];
+  auto feed = [&](uint64_t &pushed) {
+    while (env.dp_queued() < 4 && env.dp_in_flight() < 200) {
+      const uint32_t q = stream[pushed++ % stream.size()];
+      env.push_dp(write_only(q, psn[q]++));
+    }
+  };
+  uint64_t pushed = 0;
+  for (int i = 0; i < 64; ++i) {  // the port busy before the SYNC arrives
+    feed(pushed);
+    env.run_cycles(1);
+  }
+  probe.reset();
+  Command sync;
+  sync.op = Opcode::SyncCache;
+  env.push_command(sync);
+  const uint64_t start = env.tb().cycles();
+  while (env.commands_in_flight() > 0) {
+    if (env.tb().cycles() - start > kSyncMaxCycles) {
+      throw std::runtime_error("qpm_bench: sync-under-load: SYNC_CACHE did not answer");
+    }
+    feed(pushed);
+    env.run_cycles(1);
+  }
+  Row r;
+  r.workload = "sync-under-load";
+  r.config = s.config;
+  r.active_qps = kSyncStreamQps;
+  r.mem_latency = s.mem_latency;
+  r.cycles = env.tb().cycles() - start;
+  r.ops = probe.answers();
+  r.ops_per_cycle = static_cast<double>(r.ops) / static_cast<double>(r.cycles);
+  r.p50 = probe.percentile(0.50);
+  r.p99 = probe.percentile(0.99);
+  r.cmd_delay_max = r.cycles;
+  while (!env.idle()) env.run_cycles(1);
+  if (env.read_counters()[counter_index("writebacks")] - wb_before < kSyncQps) {
+    throw std::runtime_error("qpm_bench: sync-under-load: fewer write-backs than dirty lines");
+  }
+  require_clean(env, "sync-under-load");
   return r;
 }
 
@@ -546,10 +615,10 @@ int main(int argc, char **argv) {
   uint32_t mem_latency = 200;
   app.add_option("--workload", workload,
                  "hit-distinct, hit-same, mixed, cmd-under-load, flush-neighbours, "
-                 "flush-neighbours-baseline, miss-under-stream, eq-storm or all")
+                 "flush-neighbours-baseline, miss-under-stream, sync-under-load, eq-storm or all")
       ->check(CLI::IsMember({"all", "hit-distinct", "hit-same", "mixed", "cmd-under-load",
                              "flush-neighbours", "flush-neighbours-baseline",
-                             "miss-under-stream", "eq-storm"}));
+                             "miss-under-stream", "sync-under-load", "eq-storm"}));
   app.add_option("--ops", ops, "operations measured per workload")->check(CLI::Range(1, 10000000));
   app.add_option("--config", config, "RTL configuration")->check(CLI::IsMember({"default", "tiny"}));
   app.add_option("--mem-latency", mem_latency, "memory latency in cycles (mixed)")
@@ -597,19 +666,22 @@ int main(int argc, char **argv) {
   const std::vector<std::string> all = {"hit-distinct",     "hit-same",
                                         "mixed",            "cmd-under-load",
                                         "flush-neighbours", "flush-neighbours-baseline",
-                                        "miss-under-stream", "eq-storm"};
+                                        "miss-under-stream", "sync-under-load",
+                                        "eq-storm"};
   std::vector<std::string> names = workload == "all" ? all : std::vector<std::string>{workload};
   std::vector<Row> rows;
   try {
     for (const auto &n : names) {
       const bool flush = n.rfind("flush-neighbours", 0) == 0;
-      const Setup s{config, n == "mixed" ? mem_latency : n == "miss-under-stream" ? 100 : 20, seed,
-                    n == "eq-storm" ? storm_idle : flush ? 0.2 : 0.0};
+      const uint32_t latency = n == "mixed"                                        ? mem_latency
+                               : n == "miss-under-stream" || n == "sync-under-load" ? 100
+                                                                                    : 20;
+      const Setup s{config, latency, seed, n == "eq-storm" ? storm_idle : flush ? 0.2 : 0.0};
       if (n == "eq-storm") {  // prints its own line
         rows.push_back(run_eq_storm(s, eqe_every));
         continue;
       }
-      rows.push_back(run_workload(n, s, ops));
+      rows.push_back(n == "sync-under-load" ? run_sync_under_load(s) : run_workload(n, s, ops));
       const Row &r = rows.back();
       fmt::print("{:<16} {:>8} qps={:<5} mem={:<4} ops={:<7} cycles={:<8} ops/cycle={:.3f} "
                  "p50={} p99={} cmd_delay_max={} cqes={} miss_wait_max={}\n",
