@@ -7,17 +7,11 @@
 //   fatal engine ──┼─► one request a cycle ─► QP cache pipeline ──┼─► command unit
 //   flush engine ──┘   (qpm_front_arbiter)                        └─► both engines
 //
-// Priority: datapath, then doorbells, then the command unit, then flush steps, except
-// that a command request, then a doorbell, that has waited CmdMaxWait cycles goes
-// first: under a saturated datapath a command waits at most CmdMaxWait cycles for the
-// pipeline, a doorbell at most 2 x CmdMaxWait (docs/datapath.md). A fatal-engine step
-// that has waited CmdMaxWait cycles goes next (events are never starved by a saturated
-// datapath: it loses at most one cycle in CmdMaxWait + 1, docs/events.md). Flush steps
-// take the cycles nobody else wants, and after FlushMaxWait cycles of waiting go before
-// the datapath: a saturated datapath loses at most one cycle in FlushMaxWait + 1 to
-// them, and a flush (with a command waiting for it in FlushWait) is never starved. A
-// step is offered only with room reserved for its CQE (the same credits as below), so
-// a slow CQE consumer slows only the flush (docs/errors.md).
+// Priority and aging are qpm_front_arbiter's (its header; docs/datapath.md): the
+// datapath first, commands, doorbells and engine steps age past it, and an engine that
+// steps a QP a command waits for goes before it. A step is offered only with room
+// reserved for its CQE (the same credits as below): a slow CQE consumer slows only the
+// flush (docs/errors.md).
 // A datapath operation is admitted only with room reserved for its answer in the
 // response FIFO (credits: operations in flight plus FIFO contents never exceed the
 // depth), so the pipeline never has to stall on a full FIFO and nothing is dropped.
@@ -28,8 +22,6 @@
 // an EQE; the flush engine's a CQE, and an EQE only while the fatal engine is idle, so
 // fatal events overtake informational ones. A slow EQ consumer slows only the events;
 // the datapath never waits for the EQ. The command unit's PORT_ERR waits for a slot.
-// The request offered to the cache is held until taken, even if a higher priority
-// requester arrives meanwhile.
 // A command reads a QPC, decides, and writes it back in two pipeline operations; while
 // it does, datapath operations and doorbells on that QPN wait here (the command unit's
 // lock), so none of their updates is overwritten by the command's write and none sees
