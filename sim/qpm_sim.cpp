@@ -158,6 +158,8 @@ int main(int argc, char **argv) {
   app.add_option("--log-level", log_level, "spdlog level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
   app.add_option("--trace", trace, "write an FST waveform to this file");
+  uint64_t trace_from = 0;
+  app.add_option("--trace-from", trace_from, "first cycle the FST waveform holds (with --trace)");
   app.add_option("--script", script, "replay a script instead of a random run")
       ->check(CLI::ExistingFile);
   app.add_option("--fcov", fcov, "write the functional coverage bins of the run as JSON");
@@ -182,6 +184,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   eo.trace_path = trace;
+  eo.trace_from = trace_from;
   const std::string program = argv[0];
   if (script.empty()) {
     // The seed first, so a run that hangs or crashes can still be replayed.

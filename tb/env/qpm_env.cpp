@@ -47,7 +47,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
     : opt_(opt),
       rng_(opt.seed),
       dp_rng_(opt.seed ^ kDpSeedSalt),
-      tb_(opt.config, opt.seed, opt.trace_path),
+      tb_(opt.config, opt.seed, opt.trace_path, opt.trace_from),
       model_([&] {
         Config c = tb_.config().params;
         if (opt.qpn_limit != 0) c.qpn_limit = opt.qpn_limit;
@@ -460,11 +460,31 @@ size_t QpmEnv::global_commands_in_flight() const {
   return n;
 }
 
-bool QpmEnv::idle() const {
+// Names the parts idle() waits on that are not idle, for a timeout's message.
+std::string QpmEnv::busy_parts() const {
+  std::string parts;
+  if (!driver_.idle()) parts += " command driver";
+  if (!dp_driver_.idle()) parts += " datapath driver";
+  if (!db_driver_.idle()) parts += " doorbell driver";
+  if (!db_to_front_.empty()) parts += " doorbells to the front";
+  if (!placer_.idle()) parts += " placer";
+  if (tb_.dut().flush_busy()) parts += " flush engine";
+  return parts.empty() ? std::string(" nothing") : parts;
+}
+
+bool QpmEnv::idle_but_flush() const {
   return driver_.idle() && pushed_.empty() && scoreboard_.outstanding() == 0 &&
          dp_driver_.idle() && dp_tags_in_use_ == 0 && db_driver_.idle() &&
          doorbells_.pending() == 0 && events_.outstanding() == 0 && cqes_.outstanding() == 0 &&
-         db_to_front_.empty() && placer_.idle() && !tb_.dut().flush_busy();
+         db_to_front_.empty() && placer_.idle();
+}
+
+bool QpmEnv::idle() const { return idle_but_flush() && !tb_.dut().flush_busy(); }
+
+uint64_t QpmEnv::flush_pass_limit() const {
+  // Every group's overflow pass once: a directory read per page of the QPN space, and
+  // the context reads of the mapped ones (docs/errors.md), 256 cycles a page.
+  return opt_.timeout_cycles + uint64_t{model_.config().qpn_limit} / 64 * 256;
 }
 
 void QpmEnv::take_model_cqes() {
@@ -536,12 +556,28 @@ uint64_t QpmEnv::progress() const {
 
 void QpmEnv::wait_until(const std::function<bool()> &done, const char *what) {
   uint64_t last_progress = tb_.cycles(), seen = progress();
+  uint64_t reads_seen = memory_.reads(), flush_only_since = 0;
   while (!done()) {
     tb_.tick();
     if (progress() != seen) {
       seen = progress();
       last_progress = tb_.cycles();
     }
+    // Only the flush engine busy: its overflow passes read the directory and contexts
+    // and answer nothing the harness sees, so its memory reads are the progress, up to
+    // a bound on every pass there can be.
+    if (tb_.dut().flush_busy() && idle_but_flush()) {
+      if (flush_only_since == 0) flush_only_since = tb_.cycles();
+      if (memory_.reads() != reads_seen) last_progress = tb_.cycles();
+      if (tb_.cycles() - flush_only_since > flush_pass_limit()) {
+        throw std::runtime_error(fmt::format(
+            "timeout: {}: the flush engine alone still busy after {} cycles", what,
+            flush_pass_limit()));
+      }
+    } else {
+      flush_only_since = 0;
+    }
+    reads_seen = memory_.reads();
     if (tb_.cycles() - last_progress > command_timeout()) {
       // Only events or completions missing: final_check names them; everything else
       // is a hang.
@@ -552,9 +588,9 @@ void QpmEnv::wait_until(const std::function<bool()> &done, const char *what) {
       }
       throw std::runtime_error(fmt::format(
           "timeout: {} ({} commands, {} datapath operations, {} doorbells, {} events, {} "
-          "completions outstanding) for {} cycles",
+          "completions outstanding; still busy:{}) for {} cycles",
           what, pushed_.size(), dp_tags_in_use_, doorbells_.pending(), events_.outstanding(),
-          cqes_.outstanding(), opt_.timeout_cycles));
+          cqes_.outstanding(), busy_parts(), opt_.timeout_cycles));
     }
   }
 }

@@ -60,6 +60,7 @@ struct EnvOptions {
   std::string config = "default";
   uint64_t seed = 1;
   std::string trace_path;           // FST file, empty for none
+  uint64_t trace_from = 0;          // first cycle written to the FST file
   double cmd_idle_prob = 0.0;       // chance of an idle cycle before a command
   double rsp_stall_prob = 0.0;      // chance rsp_ready is low in a cycle
   double csr_stall_prob = 0.0;      // AXI4-Lite master: delays of each valid and ready
@@ -149,6 +150,9 @@ class QpmEnv {
   size_t dp_queued() const { return dp_driver_.queued(); }
   // Nothing queued, in flight, unresolved or undelivered.
   bool idle() const;
+  bool idle_but_flush() const;
+  uint64_t flush_pass_limit() const;
+  std::string busy_parts() const;
   // Run n commands from next(), keeping `depth` commands queued or in flight so the
   // command unit always has the next one in its lookahead register (and prefetches it).
   // next() sees the model as of the last response, one or two commands behind.

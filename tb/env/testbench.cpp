@@ -20,8 +20,11 @@ int verilator_seed(uint64_t seed) {
   return static_cast<int>(z % 0x7fffffffull) + 1;  // 1 .. 2^31-1
 }
 
-Testbench::Testbench(const std::string &config, uint64_t seed, const std::string &trace_path)
-    : ctx_(std::make_unique<VerilatedContext>()), config_(find_dut_config(config)) {
+Testbench::Testbench(const std::string &config, uint64_t seed, const std::string &trace_path,
+                     uint64_t trace_from)
+    : ctx_(std::make_unique<VerilatedContext>()),
+      config_(find_dut_config(config)),
+      trace_from_(trace_from) {
   if (!config_) throw std::invalid_argument("unknown configuration '" + config + "'");
   ctx_->debug(0);
   ctx_->randReset(2);  // every register and memory bit starts random
@@ -55,7 +58,7 @@ Testbench::~Testbench() {
 }
 
 void Testbench::step_time() {
-  dut_->dump_trace(time_);
+  if (cycles_ >= trace_from_) dut_->dump_trace(time_);
   ++time_;
   ctx_->timeInc(1);
 }

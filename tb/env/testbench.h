@@ -31,7 +31,9 @@ class TbExtension {
 class Testbench {
  public:
   // seed feeds Verilator's random initial values (--x-initial unique).
-  Testbench(const std::string &config, uint64_t seed, const std::string &trace_path = "");
+  // trace_from: cycles before it are not written (a hang late in a long run).
+  Testbench(const std::string &config, uint64_t seed, const std::string &trace_path = "",
+            uint64_t trace_from = 0);
   ~Testbench();
   Testbench(const Testbench &) = delete;
   Testbench &operator=(const Testbench &) = delete;
@@ -57,6 +59,7 @@ class Testbench {
   std::vector<TbExtension *> extensions_;
   uint64_t cycles_ = 0;
   uint64_t time_ = 0;
+  uint64_t trace_from_ = 0;
 };
 
 }  // namespace qpm
