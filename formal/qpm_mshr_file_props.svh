@@ -18,6 +18,16 @@
   // Besides OneRegisterPerQpn_A: a register is taken only when free, and only for a QPN
   // no register works on.
   logic f_alloc_busy_qpn;
+  logic two_on_one_qpn;
+  always_comb begin
+    two_on_one_qpn = 1'b0;
+    for (int unsigned a = 0; a < Mshrs; a++) begin
+      for (int unsigned b = a + 1; b < Mshrs; b++) begin
+        if (m_state_q[a] != MFree && m_state_q[b] != MFree && m_qpn_q[a] == m_qpn_q[b])
+          two_on_one_qpn = 1'b1;
+      end
+    end
+  end
   always_comb begin
     f_alloc_busy_qpn = 1'b0;
     for (int unsigned m = 0; m < Mshrs; m++) begin

@@ -24,9 +24,11 @@ module qpm_top #(
   parameter int unsigned CqeDepth    = 8,     // CQE FIFO entries
   parameter int unsigned EqDepth     = 16,    // EQ FIFO entries in front of the EQE port
   parameter int unsigned FlushSlots  = 4,     // QPs flushed at once before the scan (1 .. 7)
-  // One AXI ID per miss register plus the maintenance engine's: 4 bits up to 15 MSHRs,
-  // wider beyond (MSHRs 16 takes 5).
-  localparam int unsigned AxiIdW     = (Mshrs + 1 > 16) ? $clog2(Mshrs + 1) : 4,
+  parameter int unsigned WbDepth     = 32,    // write-back buffer entries (writes in flight)
+  // One AXI read ID per miss register, one write ID per write-back buffer entry, and the
+  // maintenance engine's: 4 bits up to 15 of either, wider beyond (32 entries take 6).
+  localparam int unsigned AxiIds     = ((Mshrs > WbDepth) ? Mshrs : WbDepth) + 1,
+  localparam int unsigned AxiIdW     = (AxiIds > 16) ? $clog2(AxiIds) : 4,
   // the eviction-trap question: {tag 4, set, per way {eligible, pinned, dirty, valid, qpn}}
   localparam int unsigned EvictReqW  = 4 + $clog2(Sets) + Ways * (qpm_pkg::QpnW + 4)
 ) (
@@ -340,6 +342,7 @@ module qpm_top #(
     .Mshrs      (Mshrs),
     .PageBits   (PageBits),
     .DirEntries (DirEntries),
+    .WbDepth    (WbDepth),
     .MemIdW     (AxiIdW)
   ) u_qpc_cache (
     .clk_i           (clk_i),

@@ -1,25 +1,40 @@
 // qpm_cache_maint: the QP cache's maintenance engine: SYNC_CACHE and MAP/UNMAP_PAGE
 // (SPEC.md §3.2, §4; docs/qp-table.md, docs/qp-cache.md).
 //
-// It runs alone: the pipe hands it a request only when no miss, parked request or
-// write-back is in flight, and takes nothing new until it answers.
-//   SYNC_CACHE:    Scan (write back every dirty line, one at a time), answer.
+// SYNC_CACHE runs beside traffic (SPEC §11.3): the pipe hands it over at once and keeps
+// taking requests; the engine takes the pipe's read slot for one cycle per dirty line
+// (a read-out has priority over a request's read). MAP/UNMAP_PAGE run alone: the pipe
+// hands one over only when no miss, parked request or write-back is in flight, and takes
+// nothing new until it answers (excl_o).
+//
+// What SYNC waits for (docs/qp-cache.md, section 8): every write-back buffer entry in
+// flight when it starts (sync_start_o), every line it reads out, and every victim read
+// out while it scans or by a miss register that had reserved its dirty victim before the
+// scan ended (snap_q: such a victim may be a line the scan found already reserved).
+// Lines written after the scan passed them are later writes, not the SYNC's.
+//   SYNC_CACHE:    Scan (read every dirty line out into the write-back buffer), Drain
+//                  (wait until memory acknowledged those writes), answer.
 //   MAP/UNMAP:     Old (read the entry as it is), Scan (write back the old page's lines),
-//                  Page (read the valid bit of each of its 64 QPCs in memory: RES_BUSY if
+//                  Drain, Page (read the valid bit of each of its 64 QPCs in memory: RES_BUSY if
 //                  one is set), Drop (drop the page's now clean lines), Dir (write the
 //                  entry), answer.
-// Every memory request is held, unchanged, until the memory port takes it. A write
-// answered with an error is sent again until memory answers OKAY (the write-back
-// buffer does that for the lines; XDirWait for the directory entry), so a line is
-// marked clean, and SYNC or MAP/UNMAP answers, only once memory holds the data: no
-// write error reaches the answer (docs/qp-cache.md, section 10).
+// A dirty line is marked clean when it is read out: the write-back buffer entry holds
+// its data until memory takes it (a write answered with an error is sent again, as
+// often as it takes), so the scan moves on at once and the writes of many lines are in
+// flight together (issue 27 item 2). Drain waits until the buffer has no entry the
+// command must wait for (qpm_wb_buffer's sync marks), so SYNC or MAP/UNMAP answers, or
+// reads the page, only once memory holds the data: no write error reaches the answer
+// (docs/qp-cache.md, section 10). XDirWait sends a failed directory write again. Every
+// memory request is held, unchanged, until the memory port takes it.
 `include "qpm_assert.svh"
 
 module qpm_cache_maint #(
   parameter int unsigned Lines    = 256,
   parameter int unsigned PageBits = 6,
   parameter int unsigned DirIdxW  = 18,
-  localparam int unsigned LineW = $clog2(Lines)
+  parameter int unsigned Mshrs    = 8,
+  localparam int unsigned LineW = $clog2(Lines),
+  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -28,6 +43,15 @@ module qpm_cache_maint #(
   input  logic                     start_i,
   input  qpm_pkg::ctx_req_t        start_req_i,
   output logic                     busy_o,
+  output logic                     excl_o,           // MAP/UNMAP: the pipe takes no request
+  input  logic                     rsp_ready_i,      // SYNC's answer may go this cycle
+  // the write-back buffer entries SYNC waits for
+  output logic                     sync_start_o,     // every entry in flight now
+  output logic                     mark_victims_o,   // the victim read out now
+  input  logic [Mshrs-1:0]         victim_out_i,     // miss registers with a victim to read out
+  input  logic                     wbread_i,         // ... one is read out now
+  input  logic [MshrW-1:0]         wbread_idx_i,
+
   // the line being scanned
   output logic [LineW-1:0]         scan_line_o,
   input  logic                     scan_valid_i,
@@ -38,8 +62,8 @@ module qpm_cache_maint #(
   // write a line back through the pipe and the write-back buffer
   output logic                     xread_o,          // ask for the pipe's read slot ...
   input  logic                     xread_ok_i,       // ... granted this cycle
-  input  logic                     wb_done_i,        // the write-back was written (OKAY)
-  // directory and page reads, the directory write (ID MaintId)
+  input  logic                     sync_pend_i,      // a write-back it waits for is in flight
+  // directory and page reads (ID MaintRdId), the directory write (ID MaintWrId)
   output logic                     mem_req_valid_o,
   input  logic                     mem_req_ready_i,
   output logic                     mem_req_write_o,
@@ -62,7 +86,7 @@ module qpm_cache_maint #(
   typedef enum logic [3:0] {
     XIdle     = 4'd0,
     XScan     = 4'd1,   // look at line x_line_q
-    XWbWait   = 4'd2,   // its write-back is under way
+    XDrain    = 4'd2,   // wait for the write-backs to be acknowledged
     XDirReq   = 4'd3,   // write the directory entry
     XDirWait  = 4'd4,
     XOldReq   = 4'd5,   // read the directory entry as it is
@@ -93,9 +117,26 @@ module qpm_cache_maint #(
   assign x_last_line    = 32'(x_line_q) == Lines - 1;
 
   assign busy_o      = x_state_q != XIdle;
+  assign excl_o      = busy_o && !x_sync;
+  assign sync_start_o   = x_state_q == XIdle && start_i && start_req_i.op == qpm_pkg::CtxSync;
+  // The registers that still had a dirty victim to read out when the scan ended.
+  logic [Mshrs-1:0] snap_q;
+  logic             snap;
+  assign snap           = x_sync && x_state_q == XScan && x_last_line && !(x_needs_wb && !xread_ok_i);
+  assign mark_victims_o = x_sync && (x_state_q == XScan || (wbread_i && snap_q[wbread_idx_i]));
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      snap_q <= '0;
+    end else begin
+      for (int unsigned m = 0; m < Mshrs; m++) begin
+        if (snap) snap_q[m] <= victim_out_i[m] && !(wbread_i && wbread_idx_i == MshrW'(m));
+        else if (wbread_i && wbread_idx_i == MshrW'(m)) snap_q[m] <= 1'b0;
+      end
+    end
+  end
   assign scan_line_o = x_line_q;
   assign xread_o     = x_state_q == XScan && x_needs_wb;
-  assign clean_o     = x_state_q == XWbWait && wb_done_i;
+  assign clean_o     = xread_o && xread_ok_i;   // the buffer holds the data from now on
   assign drop_o      = x_state_q == XDrop && scan_valid_i && x_line_in_page;
 
   assign mem_req_valid_o = x_state_q == XDirReq || x_state_q == XOldReq || x_state_q == XPageReq;
@@ -128,24 +169,30 @@ module qpm_cache_maint #(
         end
       end
       XScan: begin
-        if (x_needs_wb) begin
-          if (xread_ok_i) x_state_d = XWbWait;
+        if (x_needs_wb && !xread_ok_i) begin
+          x_state_d = XScan;       // wait for the read slot and a buffer entry
         end else if (x_last_line) begin
-          x_line_d = '0;
-          if (x_sync) begin
-            x_state_d   = XIdle;   // memory holds every QPC: OK
-            rsp_valid_o = 1'b1;
-          end else begin
-            // Memory now holds every QPC of the page: look for a valid one.
-            x_state_d = x_old_valid_q ? XPageReq : XDirReq;
-          end
+          x_line_d  = '0;
+          x_state_d = XDrain;
         end else begin
           x_line_d = x_line_q + LineW'(1);
         end
       end
-      // The write-back buffer sends a write answered with an error again, so the one
-      // answer that ends the wait is OKAY; the line stays dirty until then.
-      XWbWait: if (wb_done_i) x_state_d = XScan;   // the same line again: now clean
+      // The write-back buffer sends a write answered with an error again, so only OKAYs
+      // end the wait.
+      XDrain: begin
+        if (!sync_pend_i && snap_q == '0) begin
+          if (x_sync) begin
+            if (rsp_ready_i) begin
+              x_state_d   = XIdle;   // memory holds every QPC: OK
+              rsp_valid_o = 1'b1;
+            end
+          end else begin
+            // Memory now holds every QPC of the page: look for a valid one.
+            x_state_d = x_old_valid_q ? XPageReq : XDirReq;
+          end
+        end
+      end
       XOldReq: if (mem_req_ready_i) x_state_d = XOldWait;
       XOldWait: begin
         if (mem_rsp_valid_i && !mem_rsp_write_i) begin
@@ -238,8 +285,9 @@ module qpm_cache_maint #(
   end
 
   `QPM_ASSERT_IMPL(StartWhenIdle_A, start_i, x_state_q == XIdle)
-  // A read-out request stays up, for the same line, until the pipe grants it.
-  `QPM_ASSERT_NEXT(XreadStable_A, xread_o && !xread_ok_i, xread_o && $stable(x_line_q))
+  // The scan stays on a line until its read-out is granted (or, beside traffic, a miss
+  // register took the line as its victim: then the victim's write-back carries it).
+  `QPM_ASSERT_NEXT(XreadStable_A, xread_o && !xread_ok_i, $stable(x_line_q))
   `QPM_ASSERT_NEXT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i, mem_req_valid_o
                               && $stable(mem_req_write_o) && $stable(mem_req_addr_o)
                               && $stable(mem_req_wdata_o))

@@ -2,7 +2,8 @@
 // blocks that own memory requests besides the miss registers, and the one port they share:
 //
 //   qpm_wb_buffer    dirty lines on their way out (write IDs 0 .. WbDepth-1)
-//   qpm_cache_maint  SYNC_CACHE, MAP_PAGE and UNMAP_PAGE (ID MaintId, read and write)
+//   qpm_cache_maint  SYNC_CACHE, MAP_PAGE and UNMAP_PAGE (read ID MaintRdId, write ID
+//                    MaintWrId)
 //   qpm_mem_arbiter  write-backs, then the miss registers' reads, then maintenance
 //
 // The write responses (B) go to the write-back buffer or the maintenance engine by ID;
@@ -12,11 +13,14 @@ module qpm_cache_mem_side #(
   parameter int unsigned PageBits = 6,
   parameter int unsigned DirIdxW  = 18,
   parameter int unsigned WbDepth  = 2,
+  parameter int unsigned Mshrs    = 8,
   parameter int unsigned MemIdW   = 4,
-  parameter logic [MemIdW-1:0] MaintId = '0,
+  parameter logic [MemIdW-1:0] MaintRdId = '0,
+  parameter logic [MemIdW-1:0] MaintWrId = '0,
   localparam int unsigned LineW = $clog2(Lines),
   localparam int unsigned WbW   = (WbDepth > 1) ? $clog2(WbDepth) : 1,
-  localparam int unsigned QpnW  = qpm_pkg::QpnW
+  localparam int unsigned QpnW  = qpm_pkg::QpnW,
+  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
@@ -38,6 +42,11 @@ module qpm_cache_mem_side #(
   input  logic                     maint_start_i,
   input  qpm_pkg::ctx_req_t        maint_start_req_i,
   output logic                     maint_busy_o,
+  output logic                     maint_excl_o,     // MAP/UNMAP: the pipe takes no request
+  input  logic                     maint_rsp_ready_i,
+  input  logic [Mshrs-1:0]         victim_out_i,     // the miss registers' victims ...
+  input  logic                     wbread_i,         // ... one read out now
+  input  logic [MshrW-1:0]         wbread_idx_i,
   output logic [LineW-1:0]         scan_line_o,
   input  logic                     scan_valid_i,
   input  logic                     scan_dirty_i,
@@ -79,8 +88,9 @@ module qpm_cache_mem_side #(
     $error("PageBits must be 6: a directory page is one 4 KiB host page of 64-byte QPCs");
   end
 
-  logic rsp_maint, rsp_wb, wb_maint_done;
-  assign rsp_maint       = mem_rsp_valid_i && mem_rsp_id_i == MaintId;
+  logic rsp_maint, rsp_wb, wb_sync_pend, sync_start, mark_victims;
+  assign rsp_maint       = mem_rsp_valid_i
+                        && mem_rsp_id_i == (mem_rsp_write_i ? MaintWrId : MaintRdId);
   assign rsp_wb          = mem_rsp_valid_i && mem_rsp_write_i && 32'(mem_rsp_id_i) < WbDepth;
   assign cnt_writeback_o = rsp_wb && !mem_rsp_error_i;
 
@@ -99,7 +109,8 @@ module qpm_cache_mem_side #(
     .empty_o         (wb_empty_o),
     .alloc_i         (wb_alloc_i),
     .alloc_qpn_i     (wb_alloc_qpn_i),
-    .alloc_maint_i   (wb_alloc_maint_i),
+    // the engine waits for its own read-outs, and for the victims it marks
+    .alloc_sync_i    (wb_alloc_maint_i || (wb_alloc_i && mark_victims)),
     .alloc_idx_o     (wb_alloc_idx_o),
     .load_i          (wb_load_i),
     .load_idx_i      (wb_load_idx_i),
@@ -113,7 +124,8 @@ module qpm_cache_mem_side #(
     .mem_rsp_valid_i (rsp_wb),
     .mem_rsp_idx_i   (mem_rsp_id_i[WbW-1:0]),
     .mem_rsp_error_i (mem_rsp_error_i),
-    .maint_done_o    (wb_maint_done),
+    .sync_start_i    (sync_start),
+    .sync_pend_o     (wb_sync_pend),
     .pend_o          (wb_pend_o),
     .pend_qpn_o      (wb_pend_qpn_o)
   );
@@ -121,7 +133,8 @@ module qpm_cache_mem_side #(
   qpm_cache_maint #(
     .Lines    (Lines),
     .PageBits (PageBits),
-    .DirIdxW  (DirIdxW)
+    .DirIdxW  (DirIdxW),
+    .Mshrs    (Mshrs)
   ) u_maint (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -129,6 +142,13 @@ module qpm_cache_mem_side #(
     .start_i         (maint_start_i),
     .start_req_i     (maint_start_req_i),
     .busy_o          (maint_busy_o),
+    .excl_o          (maint_excl_o),
+    .rsp_ready_i     (maint_rsp_ready_i),
+    .sync_start_o    (sync_start),
+    .mark_victims_o  (mark_victims),
+    .victim_out_i    (victim_out_i),
+    .wbread_i        (wbread_i),
+    .wbread_idx_i    (wbread_idx_i),
     .scan_line_o     (scan_line_o),
     .scan_valid_i    (scan_valid_i),
     .scan_dirty_i    (scan_dirty_i),
@@ -137,7 +157,7 @@ module qpm_cache_mem_side #(
     .drop_o          (drop_o),
     .xread_o         (xread_o),
     .xread_ok_i      (xread_ok_i),
-    .wb_done_i       (wb_maint_done),
+    .sync_pend_i     (wb_sync_pend),
     .mem_req_valid_o (x_req_valid),
     .mem_req_ready_i (x_req_ready),
     .mem_req_write_o (x_req_write),
@@ -157,7 +177,8 @@ module qpm_cache_mem_side #(
 
   qpm_mem_arbiter #(
     .MemIdW  (MemIdW),
-    .MaintId (MaintId)
+    .MaintRdId (MaintRdId),
+    .MaintWrId (MaintWrId)
   ) u_mem_arb (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),

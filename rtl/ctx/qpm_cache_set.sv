@@ -70,6 +70,9 @@ module qpm_cache_set #(
       valid_d  = valid_i[w];
       dirty_d  = dirty_i[w];
       pinned_d = pinned_i[w];
+      // A line read out for maintenance is clean, unless the pipe writes it in the same
+      // cycle: that write is not in the read-out, so the line stays dirty.
+      if (maint_here && clean_i) dirty_d = 1'b0;
       if (look_here && write_i) dirty_d = 1'b1;
       if (dirty_p1_sel_i && dirty_p1_way_i == WayW'(w)) dirty_d = 1'b1;
       if (look_here && pin_i)   pinned_d = pin_value_i;
@@ -83,7 +86,6 @@ module qpm_cache_set #(
         dirty_d  = 1'b0;
         pinned_d = 1'b0;
       end
-      if (maint_here && clean_i) dirty_d = 1'b0;
       if (maint_here && drop_i)  valid_d = 1'b0;
     end
     assign valid_d_o[w]  = valid_d;

@@ -9,7 +9,8 @@
 
 module qpm_mem_arbiter #(
   parameter int unsigned MemIdW = 4,
-  parameter logic [MemIdW-1:0] MaintId = '0
+  parameter logic [MemIdW-1:0] MaintRdId = '0,   // the maintenance engine's read ID ...
+  parameter logic [MemIdW-1:0] MaintWrId = '0    // ... and write ID
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -83,7 +84,7 @@ module qpm_mem_arbiter #(
       end
       GMaint: begin
         mem_req_write_o = x_write_i;
-        mem_req_id_o    = MaintId;
+        mem_req_id_o    = x_write_i ? MaintWrId : MaintRdId;
         mem_req_addr_o  = x_addr_i;
         mem_req_line_o  = 1'b0;
         mem_req_wdata_o = {448'b0, x_wdata_i};

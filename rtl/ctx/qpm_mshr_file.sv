@@ -3,20 +3,22 @@
 //
 // A miss register follows one missing QPN from its first request until its parked
 // requests have replayed:
-//   Victim -> [WbRead] -> Dir -> [DirReq -> DirWait] -> FillReq -> FillWait -> Replay
-// Victim chooses and reserves a way; a dirty victim goes on to WbRead, which reads it out
-// of the data RAM into the write-back buffer and moves on at once (the write-back does
-// not delay the fill, SPEC §11); Dir looks the page up in the directory cache, else reads
-// the entry; FillReq reads the QPC. A walk never gives up (docs/events.md, "Memory
-// faults"): a failed directory read is sent again, and so is a failed QPC read, whose
-// fill then lands marked fatal (fill_fatal_o): the pipe installs the QP in ERR with
-// QP_FATAL pending. One register advances through a shared step per
-// cycle (round-robin). Memory reads leave through one request register that holds its
-// request until the memory port takes it (never withdrawn, never swapped).
+//   Dir -> [DirReq -> DirWait] -> Victim -> VictTake -> [WbRead] -> FillReq -> FillWait
+//       -> Replay
+// Dir looks the page up in the directory cache, else reads the entry; an unmapped page
+// replays at once (CtxUnmapped) and never takes a way, so a refusal evicts nothing (SPEC
+// §3.2, issue 27 item 6). Victim chooses and VictTake reserves a way; a dirty victim goes
+// on to WbRead, which reads it out of the data RAM into the write-back buffer and moves
+// on at once (the write-back does not delay the fill, SPEC §11); FillReq reads the QPC.
+// A walk never gives up (docs/events.md, "Memory faults"): a failed directory read is
+// sent again, and so is a failed QPC read, whose fill then lands marked fatal
+// (fill_fatal_o): the pipe installs the QP in ERR with QP_FATAL pending. One register
+// advances through a shared step per cycle (round-robin). Memory reads leave through
+// one request register that holds its request until the memory port takes it (never
+// withdrawn, never swapped).
 //
-// Hazard: a miss must not read memory for a QPN that is still on its way to memory as a
-// victim (its read would see the old context). Dir waits while any register's victim
-// being read out, or any write-back buffer entry not yet acknowledged, holds its QPN.
+// Hazard (qpm_mshr_match): FillReq waits while the QPN is still on its way to memory as
+// a victim.
 `include "qpm_assert.svh"
 
 module qpm_mshr_file #(
@@ -82,6 +84,8 @@ module qpm_mshr_file #(
   output logic                    wbread_o,
   output logic [LineW-1:0]        wbread_line_o,
   output logic [QpnW-1:0]         wbread_qpn_o,
+  output logic [MshrW-1:0]        wbread_idx_o,    // ... for this register
+  output logic [Mshrs-1:0]        victim_out_o,    // registers with a victim to read out
   input  logic [WbDepth-1:0]      wb_pend_i,       // write-back buffer entries in flight
   input  logic [WbDepth*QpnW-1:0] wb_pend_qpn_i,
   // a directory write (MAP/UNMAP_PAGE) took effect: the directory cache forgets it
@@ -154,52 +158,44 @@ module qpm_mshr_file #(
   logic [63:0]          rq_addr_q;
   logic                 rq_line_q;
 
-  // ---- the pipe's view
-  always_comb begin
-    look_on_o      = 1'b0;
-    look_filling_o = 1'b0;
-    look_idx_o     = '0;
-    free_any_o     = 1'b0;
-    free_idx_o     = '0;
-    all_free_o     = 1'b1;
-    for (int m = Mshrs - 1; m >= 0; m--) begin
-      if (m_state_q[m] != MFree && m_qpn_q[m] == look_qpn_i) begin
-        look_on_o      = 1'b1;
-        look_filling_o = m_state_q[m] != MReplay;
-        look_idx_o     = MshrW'(m);
-      end
-      if (m_state_q[m] == MFree) begin
-        free_any_o = 1'b1;
-        free_idx_o = MshrW'(m);
-      end else begin
-        all_free_o = 1'b0;
-      end
-    end
+  // ---- the compares: the pipe's QPN, free registers, the write-back hazard
+  logic [Mshrs-1:0]      m_busy, m_replay, m_victim_out, m_wb_hazard_q;
+  logic [Mshrs*QpnW-1:0] m_qpn_flat, m_vqpn_flat;
+  for (genvar g = 0; g < Mshrs; g++) begin : gen_flat
+    assign m_busy[g]                   = m_state_q[g] != MFree;
+    assign m_replay[g]                 = m_state_q[g] == MReplay;
+    assign m_victim_out[g]             = m_state_q[g] == MWbRead;
+    assign m_qpn_flat[g*QpnW +: QpnW]  = m_qpn_q[g];
+    assign m_vqpn_flat[g*QpnW +: QpnW] = m_vqpn_q[g];
   end
+  qpm_mshr_match #(
+    .Mshrs   (Mshrs),
+    .WbDepth (WbDepth)
+  ) u_match (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .busy_i         (m_busy),
+    .replay_i       (m_replay),
+    .qpn_i          (m_qpn_flat),
+    .victim_out_i   (m_victim_out),
+    .vqpn_i         (m_vqpn_flat),
+    .wb_pend_i      (wb_pend_i),
+    .wb_pend_qpn_i  (wb_pend_qpn_i),
+    .look_qpn_i     (look_qpn_i),
+    .look_on_o      (look_on_o),
+    .look_filling_o (look_filling_o),
+    .look_idx_o     (look_idx_o),
+    .free_any_o     (free_any_o),
+    .free_idx_o     (free_idx_o),
+    .all_free_o     (all_free_o),
+    .wb_hazard_o    (m_wb_hazard_q)
+  );
   assign park_seq_o = m_enq_q[park_idx_i];
   assign status_o   = m_status_q[status_idx_i];
   assign status_fatal_o = m_fatal_q[status_idx_i];
   for (genvar g = 0; g < Mshrs; g++) begin : gen_view
-    assign replaying_o[g]              = m_state_q[g] == MReplay;
+    assign replaying_o[g]              = m_replay[g];
     assign deq_seq_o[g*SeqW +: SeqW]   = m_deq_q[g];
-  end
-
-  // ---- hazard: the QPN is still on its way to memory as a victim. Registered: a miss
-  // register's QPN is not cached, so it cannot become a victim while the register
-  // lives; the hazards of a register can only clear, and last cycle's view errs on the
-  // safe side (a victim read out this cycle is in last cycle's MWbRead compare, and in
-  // the write-back buffer's from the next cycle on).
-  logic [Mshrs-1:0] m_wb_hazard, m_wb_hazard_q;
-  always_comb begin
-    for (int unsigned m = 0; m < Mshrs; m++) begin
-      m_wb_hazard[m] = 1'b0;
-      for (int unsigned v = 0; v < Mshrs; v++) begin
-        if (m_state_q[v] == MWbRead && m_vqpn_q[v] == m_qpn_q[m]) m_wb_hazard[m] = 1'b1;
-      end
-      for (int unsigned e = 0; e < WbDepth; e++) begin
-        if (wb_pend_i[e] && wb_pend_qpn_i[e*QpnW +: QpnW] == m_qpn_q[m]) m_wb_hazard[m] = 1'b1;
-      end
-    end
   end
 
   // ---- which registers can take a shared step now; round-robin among them from the
@@ -213,8 +209,9 @@ module qpm_mshr_file #(
       unique case (m_state_q[m])
         MVictim, MVictTake: m_can[m] = 1'b1;
         MWbRead:            m_can[m] = wbread_ok_i;
-        MDir:               m_can[m] = !m_wb_hazard_q[m];
-        MDirReq, MFillReq:  m_can[m] = !rq_valid_q;
+        MDir:               m_can[m] = 1'b1;
+        MDirReq:            m_can[m] = !rq_valid_q;
+        MFillReq:           m_can[m] = !rq_valid_q && !m_wb_hazard_q[m];
         default:            m_can[m] = 1'b0;
       endcase
     end
@@ -240,15 +237,21 @@ module qpm_mshr_file #(
   assign wbread_o       = sched_any && s_state == MWbRead;
   assign wbread_line_o  = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
   assign wbread_qpn_o   = m_vqpn_q[sched];
+  assign wbread_idx_o   = sched;
+  assign victim_out_o   = m_victim_out;
 
-  // A register owns its way from taking it until it is free again: no other
-  // miss may take it (a compare per register, not a reserved bit per line).
+  // A register owns its way from taking it until it is free again: no other miss may
+  // take it (a compare per register, not a reserved bit per line). A register whose page
+  // is unmapped replays without ever taking one.
   logic [Mshrs-1:0] m_owns;
   always_comb begin
     vict_reserved_o = '0;
     for (int unsigned m = 0; m < Mshrs; m++) begin
-      m_owns[m] = m_state_q[m] != MFree && m_state_q[m] != MVictim
-               && m_state_q[m] != MVictTake;
+      unique case (m_state_q[m])
+        MWbRead, MFillReq, MFillWait: m_owns[m] = 1'b1;
+        MReplay:                      m_owns[m] = m_status_q[m] == qpm_pkg::CtxOk;
+        default:                      m_owns[m] = 1'b0;
+      endcase
       if (m_owns[m] && m_qpn_q[m][SetW-1:0] == vict_set_o) vict_reserved_o[m_way_q[m]] = 1'b1;
     end
   end
@@ -333,7 +336,7 @@ module qpm_mshr_file #(
     if (park_i) begin
       m_enq_d[park_idx_i] = m_enq_q[park_idx_i] + SeqW'(1);
       if (alloc_i) begin
-        m_state_d[park_idx_i]  = MVictim;
+        m_state_d[park_idx_i]  = MDir;
         m_qpn_d[park_idx_i]    = alloc_qpn_i;
         m_status_d[park_idx_i] = qpm_pkg::CtxOk;
         m_addr_d[park_idx_i]   = 61'((qpt_base_i >> 3) + 64'(alloc_qpn_i[QpnW-1:PageBits]));
@@ -364,14 +367,14 @@ module qpm_mshr_file #(
             m_vqpn_d[sched]  = {vict_tag_i, vict_set_o};
             m_state_d[sched] = MWbRead;
           end else begin
-            m_state_d[sched] = MDir;
+            m_state_d[sched] = MFillReq;
           end
         end
-        MWbRead: m_state_d[sched] = MDir;   // the pipe reads it out this cycle
+        MWbRead: m_state_d[sched] = MFillReq;   // the pipe reads it out this cycle
         MDir: begin
           if (walk_hit) begin
             m_addr_d[sched]  = {walk_page, m_qpn_q[sched][PageBits-1:0], 3'b0};
-            m_state_d[sched] = MFillReq;
+            m_state_d[sched] = MVictim;
           end else begin
             m_state_d[sched] = MDirReq;
           end
@@ -399,7 +402,7 @@ module qpm_mshr_file #(
           end else begin
             m_addr_d[mem_rsp_idx_i]  = {mem_rsp_word_i[63:12], m_qpn_q[mem_rsp_idx_i][PageBits-1:0],
                                         3'b0};
-            m_state_d[mem_rsp_idx_i] = MFillReq;
+            m_state_d[mem_rsp_idx_i] = MVictim;
           end
         end
         MFillWait: begin
@@ -434,7 +437,6 @@ module qpm_mshr_file #(
     if (!rst_ni) begin
       m_waited_q   <= '0;
       m_fatal_q    <= '0;
-      m_wb_hazard_q <= '0;
       rq_valid_q   <= 1'b0;
       rq_id_q      <= '0;
       rq_addr_q    <= '0;
@@ -442,7 +444,6 @@ module qpm_mshr_file #(
     end else begin
       m_waited_q <= m_waited_d;
       m_fatal_q  <= m_fatal_d;
-      m_wb_hazard_q <= m_wb_hazard;
       rq_valid_q <= rq_valid_d;
       rq_id_q    <= rq_id_d;
       rq_addr_q  <= rq_addr_d;
@@ -479,18 +480,6 @@ module qpm_mshr_file #(
   `QPM_ASSERT_NEXT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i, mem_req_valid_o
                               && $stable(mem_req_id_o) && $stable(mem_req_addr_o)
                               && $stable(mem_req_line_o))
-  // Two miss registers never work on the same QPN.
-  logic two_on_one_qpn;
-  always_comb begin
-    two_on_one_qpn = 1'b0;
-    for (int unsigned a = 0; a < Mshrs; a++) begin
-      for (int unsigned b = a + 1; b < Mshrs; b++) begin
-        if (m_state_q[a] != MFree && m_state_q[b] != MFree && m_qpn_q[a] == m_qpn_q[b])
-          two_on_one_qpn = 1'b1;
-      end
-    end
-  end
-  `QPM_ASSERT(OneRegisterPerQpn_A, !two_on_one_qpn)
 
 `ifdef FORMAL
   // The proof views and properties (formal/cache.toml, docs/formal.md).

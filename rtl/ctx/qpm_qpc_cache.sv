@@ -6,9 +6,8 @@
 //                   ▼                                                │
 //                qpm_park_pool ◄── replay when the fill is done      │
 //                   │                                                │
-//                qpm_mshr_file: victim (qpm_cache_tags: the lines and the victim choice)
-//                   -> dirty victim read out into the write-back buffer (no waiting)
-//                   -> directory (qpm_dir_table, else read) -> read the QPC -> fill
+//                qpm_mshr_file: directory (qpm_dir_table, else read) -> victim (qpm_cache_tags)
+//                   -> dirty victim read out into the write-back buffer -> QPC read -> fill
 //                qpm_cache_mem_side: the write-back buffer, the maintenance engine
 //                   (SYNC_CACHE, MAP/UNMAP_PAGE) and the memory request arbiter
 //
@@ -54,9 +53,7 @@ module qpm_qpc_cache #(
   // a fill made its QP fatal (a read of its QPC failed first; never beside rsp_valid_o)
   output logic                  mem_fatal_o,
   output logic [qpm_pkg::QpnW-1:0] mem_fatal_qpn_o,
-  // memory requests to qpm_axi_master. Read IDs: miss register index, Mshrs for the
-  // maintenance engine; write IDs: write-back buffer entry, Mshrs for the maintenance
-  // engine's directory write.
+  // memory requests to qpm_axi_master (the IDs: MaintRdId, MaintWrId below)
   output logic                  mem_req_valid_o,
   input  logic                  mem_req_ready_i,
   output logic                  mem_req_write_o,
@@ -82,25 +79,21 @@ module qpm_qpc_cache #(
   localparam int unsigned LineW  = $clog2(Lines);
   localparam int unsigned TagW   = QpnW - SetW;
   localparam int unsigned MshrW  = (Mshrs > 1) ? $clog2(Mshrs) : 1;
-  localparam int unsigned ParkW  = (ParkDepth > 1) ? $clog2(ParkDepth) : 1;
-  localparam int unsigned SeqW   = ParkW + 1;
+  localparam int unsigned SeqW   = ((ParkDepth > 1) ? $clog2(ParkDepth) : 1) + 1;
   localparam int unsigned WbW    = (WbDepth > 1) ? $clog2(WbDepth) : 1;
   localparam int unsigned ReqW   = $bits(req_i);
-  localparam logic [MemIdW-1:0] MaintId = MemIdW'(Mshrs);
+  // Read IDs 0 .. Mshrs-1 are the miss registers', write IDs 0 .. WbDepth-1 the
+  // write-back buffer's entries; the maintenance engine reads and writes with the next.
+  localparam logic [MemIdW-1:0] MaintRdId = MemIdW'(Mshrs), MaintWrId = MemIdW'(WbDepth);
 
   if (Sets < 2 || (1 << SetW) != Sets) begin : gen_bad_sets
     $error("Sets must be a power of two, at least 2");
   end
-  if (Mshrs + 1 > (1 << MemIdW)) begin : gen_bad_ids
-    $error("MemIdW too narrow for Mshrs + 1 IDs");
-  end
-  if (WbDepth > Mshrs) begin : gen_bad_wb_depth
-    $error("WbDepth must not exceed Mshrs: write IDs 0 .. WbDepth-1, Mshrs is the maintenance engine's");
+  if (((Mshrs > WbDepth) ? Mshrs : WbDepth) + 1 > (1 << MemIdW)) begin : gen_bad_ids
+    $error("MemIdW too narrow for max(Mshrs, WbDepth) + 1 IDs");
   end
 
-  // ---------------------------------------------------------------------------------
-  // Signals between the blocks
-  // ---------------------------------------------------------------------------------
+  // ---- Signals between the blocks
   // tag side (qpm_cache_tags)
   logic [QpnW-1:0]  look_qpn;
   logic             look_hit, look_pinned;
@@ -127,6 +120,8 @@ module qpm_qpc_cache #(
   qpm_pkg::ctx_status_e  replay_status;
   logic                  replay_fatal;
   logic             wbread_ok, wbread, fill, fill_fatal;
+  logic [MshrW-1:0] wbread_idx;
+  logic [Mshrs-1:0] m_victim_out;
   logic [LineW-1:0] wbread_line, fill_line;
   logic [QpnW-1:0]  wbread_qpn, fill_qpn;
   logic [57:0]      fill_addr;
@@ -145,7 +140,7 @@ module qpm_qpc_cache #(
   logic [511:0]     wb_load_data;
   logic [WbDepth-1:0]      wb_pend;
   logic [WbDepth*QpnW-1:0] wb_pend_qpn;
-  logic             x_busy, x_start, x_clean, x_drop, xread, xread_ok, x_rsp_valid;
+  logic             x_busy, x_excl, x_start, x_clean, x_drop, xread, xread_ok, x_rsp_valid;
   logic [qpm_pkg::CtxTagW-1:0] x_rsp_tag;
   qpm_pkg::ctx_status_e        x_rsp_status;
   logic               dir_inval;
@@ -157,14 +152,11 @@ module qpm_qpc_cache #(
   logic cnt_hit, cnt_miss, cnt_merged, cnt_refused, cnt_wait, cnt_writeback;
   logic cnt_eviction, cnt_walk, cnt_dir_hit, cnt_unmapped, cnt_victim_wait;
 `ifdef FORMAL
-  // for the proofs (formal/cache.toml): the lines miss registers own, and those of them
-  // not yet filled (qpm_mshr_file)
+  // for the proofs (formal/cache.toml): lines miss registers own, not yet filled
   logic [Lines-1:0] f_owned, f_unfilled;
 `endif
 
-  // ---------------------------------------------------------------------------------
-  // The blocks
-  // ---------------------------------------------------------------------------------
+  // ---- The blocks
   qpm_cache_tags #(
     .Sets  (Sets),
     .Ways  (Ways),
@@ -270,6 +262,8 @@ module qpm_qpc_cache #(
     .wbread_o          (wbread),
     .wbread_line_o     (wbread_line),
     .wbread_qpn_o      (wbread_qpn),
+    .wbread_idx_o      (wbread_idx),
+    .victim_out_o      (m_victim_out),
     .wb_pend_i         (wb_pend),
     .wb_pend_qpn_i     (wb_pend_qpn),
     .dir_inval_i       (dir_inval),
@@ -331,8 +325,10 @@ module qpm_qpc_cache #(
     .PageBits (PageBits),
     .DirIdxW  (DirIdxW),
     .WbDepth  (WbDepth),
+    .Mshrs    (Mshrs),
     .MemIdW   (MemIdW),
-    .MaintId  (MaintId)
+    .MaintRdId (MaintRdId),
+    .MaintWrId (MaintWrId)
   ) u_mem_side (
     .clk_i              (clk_i),
     .rst_ni             (rst_ni),
@@ -352,6 +348,11 @@ module qpm_qpc_cache #(
     .maint_start_i      (x_start),
     .maint_start_req_i  (req_pipe),
     .maint_busy_o       (x_busy),
+    .maint_excl_o       (x_excl),
+    .maint_rsp_ready_i  (!(fill && fill_fatal)),   // a fatal fill has the answer slot
+    .victim_out_i       (m_victim_out),
+    .wbread_i           (wbread),
+    .wbread_idx_i       (wbread_idx),
     .scan_line_o        (scan_line),
     .scan_valid_i       (scan_valid),
     .scan_dirty_i       (scan_dirty),
@@ -458,6 +459,7 @@ module qpm_qpc_cache #(
     .wb_load_addr_o       (wb_load_addr),
     .wb_load_data_o       (wb_load_data),
     .maint_busy_i         (x_busy),
+    .maint_excl_i         (x_excl),
     .maint_start_o        (x_start),
     .maint_rsp_valid_i    (x_rsp_valid),
     .maint_rsp_tag_i      (x_rsp_tag),
@@ -469,27 +471,24 @@ module qpm_qpc_cache #(
     .cnt_wait_o           (cnt_wait)
   );
 
-  // ---------------------------------------------------------------------------------
-  // Event counters, registered (docs/qp-table.md says what each counts)
-  // ---------------------------------------------------------------------------------
-  logic [qpm_pkg::NumCounters-1:0] count_d;
-  always_comb begin
-    count_d = '0;
-    count_d[qpm_pkg::CntHits]       = cnt_hit;
-    count_d[qpm_pkg::CntMisses]     = cnt_miss;
-    count_d[qpm_pkg::CntMerged]     = cnt_merged;
-    count_d[qpm_pkg::CntEvictions]  = cnt_eviction;
-    count_d[qpm_pkg::CntWritebacks] = cnt_writeback;
-    count_d[qpm_pkg::CntWalks]      = cnt_walk;
-    count_d[qpm_pkg::CntDirHits]    = cnt_dir_hit;
-    count_d[qpm_pkg::CntRefused]    = cnt_refused || cnt_unmapped;
-    count_d[qpm_pkg::CntMemErrors]  = mem_rsp_valid_i && mem_rsp_error_i;
-    count_d[qpm_pkg::CntMissWaits]  = cnt_wait || cnt_victim_wait;
-    count_d[qpm_pkg::CntWbRetries]  = mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_error_i;
-  end
+  // ---- Event counters, registered (docs/qp-table.md says what each counts)
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) count_o <= '0;
-    else         count_o <= count_d;
+    if (!rst_ni) begin
+      count_o <= '0;
+    end else begin
+      count_o <= '0;
+      count_o[qpm_pkg::CntHits]       <= cnt_hit;
+      count_o[qpm_pkg::CntMisses]     <= cnt_miss;
+      count_o[qpm_pkg::CntMerged]     <= cnt_merged;
+      count_o[qpm_pkg::CntEvictions]  <= cnt_eviction;
+      count_o[qpm_pkg::CntWritebacks] <= cnt_writeback;
+      count_o[qpm_pkg::CntWalks]      <= cnt_walk;
+      count_o[qpm_pkg::CntDirHits]    <= cnt_dir_hit;
+      count_o[qpm_pkg::CntRefused]    <= cnt_refused || cnt_unmapped;
+      count_o[qpm_pkg::CntMemErrors]  <= mem_rsp_valid_i && mem_rsp_error_i;
+      count_o[qpm_pkg::CntMissWaits]  <= cnt_wait || cnt_victim_wait;
+      count_o[qpm_pkg::CntWbRetries]  <= mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_error_i;
+    end
   end
 
 `ifdef FORMAL

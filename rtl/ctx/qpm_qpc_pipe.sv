@@ -110,6 +110,7 @@ module qpm_qpc_pipe #(
   output logic [511:0]             wb_load_data_o,
   // the maintenance engine
   input  logic                     maint_busy_i,
+  input  logic                     maint_excl_i,       // MAP/UNMAP run: take no request
   output logic                     maint_start_o,
   input  logic                     maint_rsp_valid_i,
   input  logic [qpm_pkg::CtxTagW-1:0] maint_rsp_tag_i,
@@ -132,8 +133,9 @@ module qpm_qpc_pipe #(
   logic              r_valid, r_is_replay, r_failed_replay, r_in_range;
   assign r_is_replay     = stage_valid_i;
   assign r               = stage_valid_i ? stage_req_i : req_i;
-  // A port request waits while a starved miss drains the pipe (qpm_victim_guard).
-  assign r_valid         = stage_valid_i || (req_valid_i && !maint_busy_i && !drain_i);
+  // A port request waits while a starved miss drains the pipe (qpm_victim_guard), and
+  // while MAP/UNMAP run (a SYNC runs beside the requests: qpm_cache_maint).
+  assign r_valid         = stage_valid_i || (req_valid_i && !maint_excl_i && !drain_i);
   assign r_failed_replay = r_is_replay && replay_status_i != qpm_pkg::CtxOk;
   assign r_in_range      = 32'(r.index) < qpn_limit_i;
   assign look_qpn_o      = r.index;
@@ -188,7 +190,7 @@ module qpm_qpc_pipe #(
     p_merge    = 1'b0;
     p_wait     = 1'b0;
     p_excl     = 1'b0;   // excl_o, decided beside p_act (see there)
-    if (r_valid && !(fill_i && fill_fatal_i)) begin
+    if (r_valid && !(fill_i && fill_fatal_i) && !maint_rsp_valid_i) begin
       if (r_failed_replay) begin
         p_act    = PRespond;               // the fill failed: so does every waiter
         p_status = replay_status_i;
@@ -198,8 +200,10 @@ module qpm_qpc_pipe #(
         p_act    = PRespond;               // its command read the context before the fault
         p_status = qpm_pkg::CtxMemErr;
         p_excl   = look_hit_i && pin_op;
-      end else if (r.op == qpm_pkg::CtxSync || r.op == qpm_pkg::CtxDirWrite) begin
-        if (m_all_free_i && park_empty_i && wb_empty_i) p_act = PMaint;
+      end else if (r.op == qpm_pkg::CtxSync) begin
+        if (!maint_busy_i) p_act = PMaint;
+      end else if (r.op == qpm_pkg::CtxDirWrite) begin
+        if (!maint_busy_i && m_all_free_i && park_empty_i && wb_empty_i) p_act = PMaint;
       end else if (!r_in_range) begin
         p_act     = PRespond;
         p_status  = qpm_pkg::CtxUnmapped;  // refused before any memory access
@@ -250,7 +254,7 @@ module qpm_qpc_pipe #(
   end
 
   // A port request is taken when the pipe consumes it (no replay in the way).
-  assign req_ready_o   = !stage_valid_i && !maint_busy_i && p_act != PStall;
+  assign req_ready_o   = !stage_valid_i && !maint_excl_i && p_act != PStall;
   assign take_o        = r_is_replay && p_act != PStall;
   assign deq_o         = take_o;
   assign maint_start_o = p_act == PMaint;

@@ -1,0 +1,96 @@
+// qpm_mshr_match: the compares over the miss registers (docs/qp-cache.md, "Miss
+// registers"): which register works on the pipe's QPN, which registers are free, and
+// which registers' QPNs are still on their way to memory as a victim (the write-back
+// hazard). Only compares and priority picks; the registers are qpm_mshr_file's.
+//
+// Hazard: a miss must not read the QPC of a QPN that is still on its way to memory (its
+// read would see the old context): a register's dirty victim not yet read out (in WbRead), or
+// a write-back buffer entry not yet acknowledged, holding the register's QPN. Registered:
+// a miss register's QPN is not cached, so it cannot become a victim while the register
+// lives; its hazards can only clear, and last cycle's view errs on the safe side (a
+// victim read out this cycle is in last cycle's WbRead compare, and in the write-back
+// buffer's from the next cycle on).
+`include "qpm_assert.svh"
+
+module qpm_mshr_match #(
+  parameter int unsigned Mshrs   = 8,
+  parameter int unsigned WbDepth = 2,
+  localparam int unsigned QpnW  = qpm_pkg::QpnW,
+  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  input  logic [Mshrs-1:0]        busy_i,          // the register is not free
+  input  logic [Mshrs-1:0]        replay_i,        // ... and replays its waiters
+  input  logic [Mshrs*QpnW-1:0]   qpn_i,           // the QPN each register works on
+  input  logic [Mshrs-1:0]        victim_out_i,    // has a dirty victim to read out ...
+  input  logic [Mshrs*QpnW-1:0]   vqpn_i,          // ... of this QPN
+  input  logic [WbDepth-1:0]      wb_pend_i,       // write-back buffer entries in flight
+  input  logic [WbDepth*QpnW-1:0] wb_pend_qpn_i,
+  // the pipe's QPN
+  input  logic [QpnW-1:0]         look_qpn_i,
+  output logic                    look_on_o,       // a register works on look_qpn_i
+  output logic                    look_filling_o,  // ... and its fill is not done yet
+  output logic [MshrW-1:0]        look_idx_o,
+  output logic                    free_any_o,
+  output logic [MshrW-1:0]        free_idx_o,
+  output logic                    all_free_o,
+  output logic [Mshrs-1:0]        wb_hazard_o      // registered (see the header)
+);
+
+  always_comb begin
+    look_on_o      = 1'b0;
+    look_filling_o = 1'b0;
+    look_idx_o     = '0;
+    free_any_o     = 1'b0;
+    free_idx_o     = '0;
+    all_free_o     = 1'b1;
+    for (int m = Mshrs - 1; m >= 0; m--) begin
+      if (busy_i[m] && qpn_i[m*QpnW +: QpnW] == look_qpn_i) begin
+        look_on_o      = 1'b1;
+        look_filling_o = !replay_i[m];
+        look_idx_o     = MshrW'(m);
+      end
+      if (!busy_i[m]) begin
+        free_any_o = 1'b1;
+        free_idx_o = MshrW'(m);
+      end else begin
+        all_free_o = 1'b0;
+      end
+    end
+  end
+
+  logic [Mshrs-1:0] hazard, hazard_q;
+  always_comb begin
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      hazard[m] = 1'b0;
+      for (int unsigned v = 0; v < Mshrs; v++) begin
+        if (victim_out_i[v] && vqpn_i[v*QpnW +: QpnW] == qpn_i[m*QpnW +: QpnW]) hazard[m] = 1'b1;
+      end
+      for (int unsigned e = 0; e < WbDepth; e++) begin
+        if (wb_pend_i[e] && wb_pend_qpn_i[e*QpnW +: QpnW] == qpn_i[m*QpnW +: QpnW])
+          hazard[m] = 1'b1;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) hazard_q <= '0;
+    else         hazard_q <= hazard;
+  end
+  assign wb_hazard_o = hazard_q;
+
+  // Two miss registers never work on the same QPN.
+  logic two_on_one_qpn;
+  always_comb begin
+    two_on_one_qpn = 1'b0;
+    for (int unsigned a = 0; a < Mshrs; a++) begin
+      for (int unsigned b = a + 1; b < Mshrs; b++) begin
+        if (busy_i[a] && busy_i[b] && qpn_i[a*QpnW +: QpnW] == qpn_i[b*QpnW +: QpnW])
+          two_on_one_qpn = 1'b1;
+      end
+    end
+  end
+  `QPM_ASSERT(OneRegisterPerQpn_A, !two_on_one_qpn)
+
+endmodule
