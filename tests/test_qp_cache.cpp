@@ -650,6 +650,40 @@ TEST_CASE("cache: UNMAP of a page holding a valid QPC is refused, SYNC writes ba
   CHECK(b.mem_.violations().empty());
 }
 
+TEST_CASE("cache: UNMAP runs beside traffic: other pages' requests answer meanwhile",
+          "[cache]") {
+  // Issue 27 item 2: MAP/UNMAP no longer close the port. The UNMAP reads its page's 64
+  // QPCs, about 64 memory round trips; a hot QPN of another page keeps being answered
+  // meanwhile, and a miss on the page being unmapped waits before its walk and is then
+  // refused (the directory entry never changes under a walk).
+  AxiMemoryOptions mo;
+  mo.latency_min = mo.latency_max = 100;
+  CacheBench b(42, mo);
+  const uint32_t hot = 1 * 64 + 3, page = 5, on_page = page * 64 + 7;
+  REQUIRE(b.call(kRead, hot).status == kOk);
+  b.send(kDirWrite, page, 1, nullptr, 0);
+  b.send(kRead, on_page, 3);
+  for (int n = 0; n < 40; ++n) b.send(kRead, hot, 2);
+  b.run_until_quiet(42);
+  REQUIRE(b.rsps_.size() == 42);
+  size_t unmap_at = 0, refused_at = 0, last_hot = 0;
+  for (size_t i = 0; i < b.rsps_.size(); ++i) {
+    const Rsp &r = b.rsps_[i];
+    if (r.tag == 1) unmap_at = i;
+    if (r.tag == 3) refused_at = i;
+    if (r.tag == 2) {
+      CHECK(r.status == kOk);
+      last_hot = i;
+    }
+  }
+  CHECK(b.rsps_[unmap_at].status == kOk);
+  CHECK(last_hot < unmap_at);  // every hit answered while the UNMAP ran
+  CHECK(refused_at > unmap_at);
+  CHECK(b.rsps_[refused_at].status == kUnmapped);
+  CHECK(b.mem_.violations().empty());
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
 TEST_CASE("cache: a failed QPC read is read again until it lands, and makes the QP fatal",
           "[cache]") {
   // state: the QP's state in memory; fatal: whether the fill must make it fatal.

@@ -1,16 +1,19 @@
 // qpm_cache_maint: the QP cache's maintenance engine: SYNC_CACHE and MAP/UNMAP_PAGE
 // (SPEC.md §3.2, §4; docs/qp-table.md, docs/qp-cache.md).
 //
-// SYNC_CACHE runs beside traffic (SPEC §11.3): the pipe hands it over at once and keeps
-// taking requests; the engine takes the pipe's read slot for one cycle per dirty line
-// (a read-out has priority over a request's read). MAP/UNMAP_PAGE run alone: the pipe
-// hands one over only when no miss, parked request or write-back is in flight, and takes
-// nothing new until it answers (excl_o).
+// Maintenance runs beside traffic (SPEC §11.3; issue 27 item 2): the pipe hands a
+// command over and keeps taking requests. The engine takes the pipe's read slot for one
+// cycle per dirty line (a read-out has priority over a request's read) and never in two
+// cycles in a row, so the requests keep at least half of the read port. MAP/UNMAP_PAGE
+// start only when no miss register works on their page, and while they run that page's
+// registers wait before their directory lookup (lock_o): the entry never changes under
+// a walk.
 //
-// What SYNC waits for (docs/qp-cache.md, section 8): every write-back buffer entry in
-// flight when it starts (sync_start_o), every line it reads out, and every victim read
-// out while it scans or by a miss register that had reserved its dirty victim before the
-// scan ended (snap_q: such a victim may be a line the scan found already reserved).
+// What SYNC (and MAP/UNMAP before reading the page) waits for (docs/qp-cache.md, section
+// 8): every write-back buffer entry in flight when it starts (sync_start_o), every line
+// it reads out, and every victim read out until its scan ends or by a miss register that
+// had reserved its dirty victim before then (snap_q: such a victim may be a line the
+// scan found already reserved).
 // Lines written after the scan passed them are later writes, not the SYNC's.
 //   SYNC_CACHE:    Scan (read every dirty line out into the write-back buffer), Drain
 //                  (wait until memory acknowledged those writes), answer.
@@ -43,7 +46,8 @@ module qpm_cache_maint #(
   input  logic                     start_i,
   input  qpm_pkg::ctx_req_t        start_req_i,
   output logic                     busy_o,
-  output logic                     excl_o,           // MAP/UNMAP: the pipe takes no request
+  output logic                     lock_o,           // MAP/UNMAP of lock_idx_o under way
+  output logic [DirIdxW-1:0]       lock_idx_o,
   input  logic                     rsp_ready_i,      // SYNC's answer may go this cycle
   // the write-back buffer entries SYNC waits for
   output logic                     sync_start_o,     // every entry in flight now
@@ -117,17 +121,22 @@ module qpm_cache_maint #(
   assign x_last_line    = 32'(x_line_q) == Lines - 1;
 
   assign busy_o      = x_state_q != XIdle;
-  assign excl_o      = busy_o && !x_sync;
-  assign sync_start_o   = x_state_q == XIdle && start_i && start_req_i.op == qpm_pkg::CtxSync;
+  assign lock_o      = busy_o && !x_sync;
+  assign lock_idx_o  = x_dir_idx;
+  assign sync_start_o   = x_state_q == XIdle && start_i;
   // The registers that still had a dirty victim to read out when the scan ended.
   logic [Mshrs-1:0] snap_q;
   logic             snap;
-  assign snap           = x_sync && x_state_q == XScan && x_last_line && !(x_needs_wb && !xread_ok_i);
-  assign mark_victims_o = x_sync && (x_state_q == XScan || (wbread_i && snap_q[wbread_idx_i]));
+  logic x_before_drain;   // from the start to the end of the scan
+  assign x_before_drain = x_state_q == XScan || x_state_q == XOldReq || x_state_q == XOldWait;
+  assign snap           = x_state_q == XScan && x_last_line && !(x_needs_wb && !xread_ok_i);
+  assign mark_victims_o = x_before_drain || (wbread_i && snap_q[wbread_idx_i]);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      snap_q <= '0;
+      snap_q      <= '0;
+      xread_gap_q <= 1'b0;
     end else begin
+      xread_gap_q <= xread_o && xread_ok_i;
       for (int unsigned m = 0; m < Mshrs; m++) begin
         if (snap) snap_q[m] <= victim_out_i[m] && !(wbread_i && wbread_idx_i == MshrW'(m));
         else if (wbread_i && wbread_idx_i == MshrW'(m)) snap_q[m] <= 1'b0;
@@ -135,7 +144,9 @@ module qpm_cache_maint #(
     end
   end
   assign scan_line_o = x_line_q;
-  assign xread_o     = x_state_q == XScan && x_needs_wb;
+  // Never two read-outs in a row: the requests keep every other cycle of the read port.
+  logic xread_gap_q;
+  assign xread_o     = x_state_q == XScan && x_needs_wb && !xread_gap_q;
   assign clean_o     = xread_o && xread_ok_i;   // the buffer holds the data from now on
   assign drop_o      = x_state_q == XDrop && scan_valid_i && x_line_in_page;
 

@@ -27,7 +27,6 @@ module qpm_cache_mem_side #(
   input  logic [63:0]              qpt_base_i,
   // the write-back buffer (qpm_wb_buffer): allocated and loaded by the pipe
   output logic                     wb_free_any_o,
-  output logic                     wb_empty_o,
   input  logic                     wb_alloc_i,
   input  logic [QpnW-1:0]          wb_alloc_qpn_i,
   input  logic                     wb_alloc_maint_i,
@@ -42,7 +41,8 @@ module qpm_cache_mem_side #(
   input  logic                     maint_start_i,
   input  qpm_pkg::ctx_req_t        maint_start_req_i,
   output logic                     maint_busy_o,
-  output logic                     maint_excl_o,     // MAP/UNMAP: the pipe takes no request
+  output logic                     maint_lock_o,     // MAP/UNMAP of this entry under way
+  output logic [DirIdxW-1:0]       maint_lock_idx_o,
   input  logic                     maint_rsp_ready_i,
   input  logic [Mshrs-1:0]         victim_out_i,     // the miss registers' victims ...
   input  logic                     wbread_i,         // ... one read out now
@@ -106,7 +106,6 @@ module qpm_cache_mem_side #(
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .free_any_o      (wb_free_any_o),
-    .empty_o         (wb_empty_o),
     .alloc_i         (wb_alloc_i),
     .alloc_qpn_i     (wb_alloc_qpn_i),
     // the engine waits for its own read-outs, and for the victims it marks
@@ -142,7 +141,8 @@ module qpm_cache_mem_side #(
     .start_i         (maint_start_i),
     .start_req_i     (maint_start_req_i),
     .busy_o          (maint_busy_o),
-    .excl_o          (maint_excl_o),
+    .lock_o          (maint_lock_o),
+    .lock_idx_o      (maint_lock_idx_o),
     .rsp_ready_i     (maint_rsp_ready_i),
     .sync_start_o    (sync_start),
     .mark_victims_o  (mark_victims),

@@ -1,5 +1,7 @@
 // qpm_mem_arbiter: the QP cache's one memory request port, shared by the write-back
-// buffer, the miss registers' reads and the maintenance engine (in that priority).
+// buffer, the miss registers' reads and the maintenance engine (in that priority, except
+// that a maintenance request passed over once goes next: MAP/UNMAP run beside traffic
+// and must not wait for the misses to pause).
 //
 // Every source holds its request until it is taken; the arbiter keeps its choice while
 // the port has not taken the request it offers, so the port's payload never changes
@@ -50,8 +52,10 @@ module qpm_mem_arbiter #(
   } grant_e;
 
   grant_e grant, lock_q;
+  logic   x_first_q;   // the maintenance request lost once: it goes next
   always_comb begin
-    if (lock_q != GNone)  grant = lock_q;
+    if (lock_q != GNone)            grant = lock_q;
+    else if (x_first_q && x_valid_i) grant = GMaint;
     else if (wb_valid_i)  grant = GWb;
     else if (rd_valid_i)  grant = GRd;
     else if (x_valid_i)   grant = GMaint;
@@ -59,8 +63,14 @@ module qpm_mem_arbiter #(
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) lock_q <= GNone;
-    else         lock_q <= (mem_req_valid_o && !mem_req_ready_i) ? grant : GNone;
+    if (!rst_ni) begin
+      lock_q    <= GNone;
+      x_first_q <= 1'b0;
+    end else begin
+      lock_q    <= (mem_req_valid_o && !mem_req_ready_i) ? grant : GNone;
+      x_first_q <= x_valid_i && !(grant == GMaint && mem_req_ready_i)
+                && (x_first_q || (mem_req_ready_i && grant != GNone));
+    end
   end
 
   always_comb begin

@@ -48,7 +48,10 @@ module qpm_mshr_file #(
   output logic [MshrW-1:0]        look_idx_o,
   output logic                    free_any_o,
   output logic [MshrW-1:0]        free_idx_o,
-  output logic                    all_free_o,
+  output logic                    page_busy_o,     // one works on page look_qpn_i[DirIdxW-1:0]
+  // MAP/UNMAP of a directory entry under way: its page's registers wait in Dir
+  input  logic                    lock_i,
+  input  logic [DirIdxW-1:0]      lock_idx_i,
   // the pipe parks a request: on a new register (alloc_i, at free_idx_o) or on idx_i
   input  logic                    park_i,
   input  logic                    alloc_i,
@@ -168,9 +171,12 @@ module qpm_mshr_file #(
     assign m_qpn_flat[g*QpnW +: QpnW]  = m_qpn_q[g];
     assign m_vqpn_flat[g*QpnW +: QpnW] = m_vqpn_q[g];
   end
+  logic [Mshrs-1:0] m_locked;
   qpm_mshr_match #(
-    .Mshrs   (Mshrs),
-    .WbDepth (WbDepth)
+    .Mshrs    (Mshrs),
+    .WbDepth  (WbDepth),
+    .PageBits (PageBits),
+    .DirIdxW  (DirIdxW)
   ) u_match (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
@@ -187,8 +193,11 @@ module qpm_mshr_file #(
     .look_idx_o     (look_idx_o),
     .free_any_o     (free_any_o),
     .free_idx_o     (free_idx_o),
-    .all_free_o     (all_free_o),
-    .wb_hazard_o    (m_wb_hazard_q)
+    .page_busy_o    (page_busy_o),
+    .wb_hazard_o    (m_wb_hazard_q),
+    .lock_i         (lock_i),
+    .lock_idx_i     (lock_idx_i),
+    .locked_o       (m_locked)
   );
   assign park_seq_o = m_enq_q[park_idx_i];
   assign status_o   = m_status_q[status_idx_i];
@@ -209,7 +218,7 @@ module qpm_mshr_file #(
       unique case (m_state_q[m])
         MVictim, MVictTake: m_can[m] = 1'b1;
         MWbRead:            m_can[m] = wbread_ok_i;
-        MDir:               m_can[m] = 1'b1;
+        MDir:               m_can[m] = !m_locked[m];
         MDirReq:            m_can[m] = !rq_valid_q;
         MFillReq:           m_can[m] = !rq_valid_q && !m_wb_hazard_q[m];
         default:            m_can[m] = 1'b0;

@@ -10,11 +10,18 @@
 // lives; its hazards can only clear, and last cycle's view errs on the safe side (a
 // victim read out this cycle is in last cycle's WbRead compare, and in the write-back
 // buffer's from the next cycle on).
+//
+// Pages: MAP/UNMAP_PAGE start only when no register works on a QPN of their page
+// (page_busy_o, for the pipe's request), and while one runs (lock_i) a register of that
+// page does not look its directory entry up (locked_o): the entry never changes under a
+// walk, and the other pages' misses go on (docs/qp-cache.md, section 8).
 `include "qpm_assert.svh"
 
 module qpm_mshr_match #(
   parameter int unsigned Mshrs   = 8,
   parameter int unsigned WbDepth = 2,
+  parameter int unsigned PageBits = 6,
+  parameter int unsigned DirIdxW  = 18,
   localparam int unsigned QpnW  = qpm_pkg::QpnW,
   localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1
 ) (
@@ -34,9 +41,19 @@ module qpm_mshr_match #(
   output logic [MshrW-1:0]        look_idx_o,
   output logic                    free_any_o,
   output logic [MshrW-1:0]        free_idx_o,
-  output logic                    all_free_o,
-  output logic [Mshrs-1:0]        wb_hazard_o      // registered (see the header)
+  output logic                    page_busy_o,     // one works on page look_qpn_i[DirIdxW-1:0]
+  output logic [Mshrs-1:0]        wb_hazard_o,     // registered (see the header)
+  // MAP/UNMAP of a directory entry under way
+  input  logic                    lock_i,
+  input  logic [DirIdxW-1:0]      lock_idx_i,
+  output logic [Mshrs-1:0]        locked_o         // the register's page is that entry
 );
+
+  for (genvar m = 0; m < Mshrs; m++) begin : gen_page
+    logic [DirIdxW-1:0] page;
+    assign page        = DirIdxW'(qpn_i[m*QpnW +: QpnW] >> PageBits);
+    assign locked_o[m] = lock_i && page == lock_idx_i;
+  end
 
   always_comb begin
     look_on_o      = 1'b0;
@@ -44,8 +61,10 @@ module qpm_mshr_match #(
     look_idx_o     = '0;
     free_any_o     = 1'b0;
     free_idx_o     = '0;
-    all_free_o     = 1'b1;
+    page_busy_o    = 1'b0;
     for (int m = Mshrs - 1; m >= 0; m--) begin
+      if (busy_i[m] && DirIdxW'(qpn_i[m*QpnW +: QpnW] >> PageBits) == look_qpn_i[DirIdxW-1:0])
+        page_busy_o = 1'b1;
       if (busy_i[m] && qpn_i[m*QpnW +: QpnW] == look_qpn_i) begin
         look_on_o      = 1'b1;
         look_filling_o = !replay_i[m];
@@ -54,8 +73,6 @@ module qpm_mshr_match #(
       if (!busy_i[m]) begin
         free_any_o = 1'b1;
         free_idx_o = MshrW'(m);
-      end else begin
-        all_free_o = 1'b0;
       end
     end
   end

@@ -20,7 +20,6 @@ module qpm_park_pool #(
   input  logic                  clk_i,
   input  logic                  rst_ni,
   output logic                  free_any_o,
-  output logic                  empty_o,
   // park a request (the pipe checked free_any_o)
   input  logic                  park_i,
   input  logic [ReqW-1:0]       park_req_i,
@@ -62,7 +61,6 @@ module qpm_park_pool #(
     end
   end
   assign free_any_o = free_any;
-  assign empty_o    = p_valid_q == '0;
 
   // One RAM port: a park writes; otherwise the next replay is read out (one at a time).
   logic stage_now;

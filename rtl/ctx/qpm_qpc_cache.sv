@@ -110,7 +110,7 @@ module qpm_qpc_cache #(
   logic             touch, dirty, pin, pin_value, excl, dirty_p1, excl_p1;
   logic [LineW-1:0] p1_line, scan_line, reserve_line;
   // miss registers
-  logic             m_on, m_filling, m_free_any, m_all_free;
+  logic             m_on, m_filling, m_free_any, m_page_busy;
   logic [MshrW-1:0] m_idx, m_free_idx;
   logic             park, alloc, deq;
   logic [MshrW-1:0] park_idx;
@@ -129,22 +129,22 @@ module qpm_qpc_cache #(
   logic [MemIdW-1:0] rd_req_id;
   logic [63:0]      rd_req_addr;
   // park pool
-  logic             park_free_any, park_empty, stage_valid, take;
+  logic             park_free_any, stage_valid, take;
   logic [ReqW-1:0]  stage_req;
   logic [MshrW-1:0] stage_mshr;
   // memory side (qpm_cache_mem_side): write-back buffer, maintenance engine
-  logic             wb_free_any, wb_empty, wb_alloc, wb_alloc_maint, wb_load;
+  logic             wb_free_any, wb_alloc, wb_alloc_maint, wb_load;
   logic [QpnW-1:0]  wb_alloc_qpn;
   logic [WbW-1:0]   wb_alloc_idx, wb_load_idx;
   logic [57:0]      wb_load_addr;
   logic [511:0]     wb_load_data;
   logic [WbDepth-1:0]      wb_pend;
   logic [WbDepth*QpnW-1:0] wb_pend_qpn;
-  logic             x_busy, x_excl, x_start, x_clean, x_drop, xread, xread_ok, x_rsp_valid;
+  logic             x_busy, x_lock, x_start, x_clean, x_drop, xread, xread_ok, x_rsp_valid;
   logic [qpm_pkg::CtxTagW-1:0] x_rsp_tag;
   qpm_pkg::ctx_status_e        x_rsp_status;
   logic               dir_inval;
-  logic [DirIdxW-1:0] dir_inval_idx;
+  logic [DirIdxW-1:0] dir_inval_idx, x_lock_idx;
   // read responses of the miss registers (write responses: qpm_cache_mem_side)
   logic rsp_mshr;
   assign rsp_mshr = mem_rsp_valid_i && !mem_rsp_write_i && 32'(mem_rsp_id_i) < Mshrs;
@@ -231,7 +231,9 @@ module qpm_qpc_cache #(
     .look_idx_o        (m_idx),
     .free_any_o        (m_free_any),
     .free_idx_o        (m_free_idx),
-    .all_free_o        (m_all_free),
+    .page_busy_o       (m_page_busy),
+    .lock_i            (x_lock),
+    .lock_idx_i        (x_lock_idx),
     .park_i            (park),
     .alloc_i           (alloc),
     .park_idx_i        (park_idx),
@@ -303,7 +305,6 @@ module qpm_qpc_cache #(
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
     .free_any_o    (park_free_any),
-    .empty_o       (park_empty),
     .park_i        (park),
     .park_req_i    (req_pipe),
     .park_mshr_i   (park_idx),
@@ -334,7 +335,6 @@ module qpm_qpc_cache #(
     .rst_ni             (rst_ni),
     .qpt_base_i         (qpt_base_i),
     .wb_free_any_o      (wb_free_any),
-    .wb_empty_o         (wb_empty),
     .wb_alloc_i         (wb_alloc),
     .wb_alloc_qpn_i     (wb_alloc_qpn),
     .wb_alloc_maint_i   (wb_alloc_maint),
@@ -348,7 +348,8 @@ module qpm_qpc_cache #(
     .maint_start_i      (x_start),
     .maint_start_req_i  (req_pipe),
     .maint_busy_o       (x_busy),
-    .maint_excl_o       (x_excl),
+    .maint_lock_o       (x_lock),
+    .maint_lock_idx_o   (x_lock_idx),
     .maint_rsp_ready_i  (!(fill && fill_fatal)),   // a fatal fill has the answer slot
     .victim_out_i       (m_victim_out),
     .wbread_i           (wbread),
@@ -420,7 +421,7 @@ module qpm_qpc_cache #(
     .m_idx_i              (m_idx),
     .m_free_any_i         (m_free_any),
     .m_free_idx_i         (m_free_idx),
-    .m_all_free_i         (m_all_free),
+    .m_page_busy_i        (m_page_busy),
     .park_o               (park),
     .alloc_o              (alloc),
     .park_idx_o           (park_idx),
@@ -428,7 +429,6 @@ module qpm_qpc_cache #(
     .replay_status_i      (replay_status),
     .replay_fatal_i       (replay_fatal),
     .park_free_any_i      (park_free_any),
-    .park_empty_i         (park_empty),
     .stage_valid_i        (stage_valid),
     .stage_req_i          (stage_req),
     .take_o               (take),
@@ -441,7 +441,6 @@ module qpm_qpc_cache #(
     .mem_fatal_o          (mem_fatal_o),
     .mem_fatal_qpn_o      (mem_fatal_qpn_o),
     .wb_free_any_i        (wb_free_any),
-    .wb_empty_i           (wb_empty),
     .wb_alloc_idx_i       (wb_alloc_idx),
     .wbread_ok_o          (wbread_ok),
     .wbread_i             (wbread),
@@ -459,7 +458,6 @@ module qpm_qpc_cache #(
     .wb_load_addr_o       (wb_load_addr),
     .wb_load_data_o       (wb_load_data),
     .maint_busy_i         (x_busy),
-    .maint_excl_i         (x_excl),
     .maint_start_o        (x_start),
     .maint_rsp_valid_i    (x_rsp_valid),
     .maint_rsp_tag_i      (x_rsp_tag),

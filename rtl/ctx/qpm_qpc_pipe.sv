@@ -67,7 +67,7 @@ module qpm_qpc_pipe #(
   input  logic [MshrW-1:0]         m_idx_i,
   input  logic                     m_free_any_i,
   input  logic [MshrW-1:0]         m_free_idx_i,
-  input  logic                     m_all_free_i,
+  input  logic                     m_page_busy_i,      // one works on the DirWrite's page
   output logic                     park_o,
   output logic                     alloc_o,
   output logic [MshrW-1:0]         park_idx_o,
@@ -76,7 +76,6 @@ module qpm_qpc_pipe #(
   input  logic                     replay_fatal_i,     // ... whose QPC read failed first
   // park pool
   input  logic                     park_free_any_i,
-  input  logic                     park_empty_i,
   input  logic                     stage_valid_i,
   input  qpm_pkg::ctx_req_t        stage_req_i,
   output logic                     take_o,
@@ -91,7 +90,6 @@ module qpm_qpc_pipe #(
   output logic [QpnW-1:0]          mem_fatal_qpn_o,
   // dirty lines read out into the write-back buffer
   input  logic                     wb_free_any_i,
-  input  logic                     wb_empty_i,
   input  logic [WbW-1:0]           wb_alloc_idx_i,
   output logic                     wbread_ok_o,        // a miss register may read one out
   input  logic                     wbread_i,           // ... and does (always taken)
@@ -110,7 +108,6 @@ module qpm_qpc_pipe #(
   output logic [511:0]             wb_load_data_o,
   // the maintenance engine
   input  logic                     maint_busy_i,
-  input  logic                     maint_excl_i,       // MAP/UNMAP run: take no request
   output logic                     maint_start_o,
   input  logic                     maint_rsp_valid_i,
   input  logic [qpm_pkg::CtxTagW-1:0] maint_rsp_tag_i,
@@ -133,9 +130,9 @@ module qpm_qpc_pipe #(
   logic              r_valid, r_is_replay, r_failed_replay, r_in_range;
   assign r_is_replay     = stage_valid_i;
   assign r               = stage_valid_i ? stage_req_i : req_i;
-  // A port request waits while a starved miss drains the pipe (qpm_victim_guard), and
-  // while MAP/UNMAP run (a SYNC runs beside the requests: qpm_cache_maint).
-  assign r_valid         = stage_valid_i || (req_valid_i && !maint_excl_i && !drain_i);
+  // A port request waits while a starved miss drains the pipe (qpm_victim_guard).
+  // Maintenance runs beside the requests (qpm_cache_maint).
+  assign r_valid         = stage_valid_i || (req_valid_i && !drain_i);
   assign r_failed_replay = r_is_replay && replay_status_i != qpm_pkg::CtxOk;
   assign r_in_range      = 32'(r.index) < qpn_limit_i;
   assign look_qpn_o      = r.index;
@@ -203,7 +200,8 @@ module qpm_qpc_pipe #(
       end else if (r.op == qpm_pkg::CtxSync) begin
         if (!maint_busy_i) p_act = PMaint;
       end else if (r.op == qpm_pkg::CtxDirWrite) begin
-        if (!maint_busy_i && m_all_free_i && park_empty_i && wb_empty_i) p_act = PMaint;
+        // MAP/UNMAP start once no miss register works on the page (qpm_mshr_match).
+        if (!maint_busy_i && !m_page_busy_i) p_act = PMaint;
       end else if (!r_in_range) begin
         p_act     = PRespond;
         p_status  = qpm_pkg::CtxUnmapped;  // refused before any memory access
@@ -254,7 +252,7 @@ module qpm_qpc_pipe #(
   end
 
   // A port request is taken when the pipe consumes it (no replay in the way).
-  assign req_ready_o   = !stage_valid_i && !maint_excl_i && p_act != PStall;
+  assign req_ready_o   = !stage_valid_i && p_act != PStall;
   assign take_o        = r_is_replay && p_act != PStall;
   assign deq_o         = take_o;
   assign maint_start_o = p_act == PMaint;

@@ -35,7 +35,6 @@ module qpm_wb_buffer #(
   input  logic                  clk_i,
   input  logic                  rst_ni,
   output logic                  free_any_o,
-  output logic                  empty_o,
   // allocate (the pipe reads the line this cycle) ...
   input  logic                  alloc_i,
   input  logic [QpnW-1:0]       alloc_qpn_i,
@@ -100,7 +99,6 @@ module qpm_wb_buffer #(
   end
   assign free_any_o  = free_any;
   assign alloc_idx_o = free_idx;
-  assign empty_o     = valid_q == '0;
   assign sync_pend_o = (valid_q & sync_q) != '0;
 
   // Read the next write out of the RAM when the request register is empty or being
