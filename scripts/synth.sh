@@ -130,7 +130,7 @@ SHARE_SIGNALS="
                  ram_raddr fwd_data fwd_addr p1_rdata
   qpm_mshr_file: m_can sched sched_any
   qpm_mshr_match: hazard look_on_o look_filling_o look_idx_o free_any_o free_idx_o
-                 all_free_o
+                 page_busy_o
   qpm_park_pool: free_any free_idx replay_any replay_idx stage_now
   qpm_wb_buffer: send_idx send_any free_any free_idx"
 # Blocks that are sharing logic as a whole (every cell, its lock flops included): the
