@@ -4,6 +4,7 @@ rtl/common/qpm_ram_1p.sv
 rtl/common/qpm_ram_2p.sv
 rtl/common/qpm_fifo.sv
 rtl/common/qpm_spill_reg.sv
+rtl/common/qpm_hold_reg.sv
 rtl/common/qpm_plru_tree.sv
 rtl/common/qpm_mux_tree.sv
 rtl/common/qpm_first_one.sv

@@ -156,27 +156,37 @@ module qpm_mshr_file #(
   logic [Mshrs-1:0]     m_waited_q;             // counted once in MISS_WAITS
   logic [Mshrs-1:0]     m_fatal_q;              // a read of the QPC failed: retried
   // the memory read request register
-  logic                 rq_valid_q;
-  logic [MemIdW-1:0]    rq_id_q;
-  logic [63:0]          rq_addr_q;
-  logic                 rq_line_q;
+  logic                 rq_valid_q, rq_load;
+  logic [MemIdW-1:0]    rq_id_d;
+  logic [63:0]          rq_addr_d;
+  logic                 rq_line_d;
 
   // ---- the compares: the pipe's QPN, free registers, the write-back hazard
   logic [Mshrs-1:0]      m_busy, m_replay, m_victim_out, m_wb_hazard_q;
   logic [Mshrs*QpnW-1:0] m_qpn_flat, m_vqpn_flat;
+  logic [Mshrs*WayW-1:0] m_way_flat;
+  logic [Mshrs-1:0]      m_owns;
   for (genvar g = 0; g < Mshrs; g++) begin : gen_flat
     assign m_busy[g]                   = m_state_q[g] != MFree;
     assign m_replay[g]                 = m_state_q[g] == MReplay;
     assign m_victim_out[g]             = m_state_q[g] == MWbRead;
     assign m_qpn_flat[g*QpnW +: QpnW]  = m_qpn_q[g];
     assign m_vqpn_flat[g*QpnW +: QpnW] = m_vqpn_q[g];
+    assign m_way_flat[g*WayW +: WayW]  = m_way_q[g];
+    // A register owns its way from taking it until it is free again; one whose page is
+    // unmapped replays without ever taking one.
+    assign m_owns[g] = m_state_q[g] == MWbRead || m_state_q[g] == MFillReq
+                    || m_state_q[g] == MFillWait
+                    || (m_state_q[g] == MReplay && m_status_q[g] == qpm_pkg::CtxOk);
   end
   logic [Mshrs-1:0] m_locked;
   qpm_mshr_match #(
     .Mshrs    (Mshrs),
     .WbDepth  (WbDepth),
     .PageBits (PageBits),
-    .DirIdxW  (DirIdxW)
+    .DirIdxW  (DirIdxW),
+    .Ways     (Ways),
+    .SetW     (SetW)
   ) u_match (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
@@ -187,6 +197,11 @@ module qpm_mshr_file #(
     .vqpn_i         (m_vqpn_flat),
     .wb_pend_i      (wb_pend_i),
     .wb_pend_qpn_i  (wb_pend_qpn_i),
+    .alloc_i        (park_i && alloc_i),
+    .alloc_idx_i    (park_idx_i),
+    .alloc_qpn_i    (alloc_qpn_i),
+    .wbread_i       (wbread_o),
+    .wbread_qpn_i   (wbread_qpn_o),
     .look_qpn_i     (look_qpn_i),
     .look_on_o      (look_on_o),
     .look_filling_o (look_filling_o),
@@ -197,7 +212,11 @@ module qpm_mshr_file #(
     .wb_hazard_o    (m_wb_hazard_q),
     .lock_i         (lock_i),
     .lock_idx_i     (lock_idx_i),
-    .locked_o       (m_locked)
+    .locked_o       (m_locked),
+    .owns_i         (m_owns),
+    .way_i          (m_way_flat),
+    .vict_set_i     (vict_set_o),
+    .vict_reserved_o(vict_reserved_o)
   );
   assign park_seq_o = m_enq_q[park_idx_i];
   assign status_o   = m_status_q[status_idx_i];
@@ -248,22 +267,6 @@ module qpm_mshr_file #(
   assign wbread_qpn_o   = m_vqpn_q[sched];
   assign wbread_idx_o   = sched;
   assign victim_out_o   = m_victim_out;
-
-  // A register owns its way from taking it until it is free again: no other miss may
-  // take it (a compare per register, not a reserved bit per line). A register whose page
-  // is unmapped replays without ever taking one.
-  logic [Mshrs-1:0] m_owns;
-  always_comb begin
-    vict_reserved_o = '0;
-    for (int unsigned m = 0; m < Mshrs; m++) begin
-      unique case (m_state_q[m])
-        MWbRead, MFillReq, MFillWait: m_owns[m] = 1'b1;
-        MReplay:                      m_owns[m] = m_status_q[m] == qpm_pkg::CtxOk;
-        default:                      m_owns[m] = 1'b0;
-      endcase
-      if (m_owns[m] && m_qpn_q[m][SetW-1:0] == vict_set_o) vict_reserved_o[m_way_q[m]] = 1'b1;
-    end
-  end
 
   // ---- the walk's directory cache (qpm_dir_table): looked up by the scheduled
   // register, filled by a directory read that found a mapped page
@@ -319,9 +322,6 @@ module qpm_mshr_file #(
   logic [SeqW-1:0]      m_enq_d    [Mshrs];
   logic [SeqW-1:0]      m_deq_d    [Mshrs];
   logic [Mshrs-1:0]     m_waited_d, m_fatal_d;
-  logic                 rq_valid_d, rq_line_d;
-  logic [MemIdW-1:0]    rq_id_d;
-  logic [63:0]          rq_addr_d;
 
   always_comb begin
     for (int unsigned i = 0; i < Mshrs; i++) begin
@@ -336,10 +336,10 @@ module qpm_mshr_file #(
     end
     m_waited_d = m_waited_q;
     m_fatal_d  = m_fatal_q;
-    rq_valid_d = rq_valid_q && !mem_req_ready_i;
-    rq_id_d    = rq_id_q;
-    rq_addr_d  = rq_addr_q;
-    rq_line_d  = rq_line_q;
+    rq_load    = 1'b0;
+    rq_id_d    = MemIdW'(sched);
+    rq_addr_d  = {m_addr_q[sched], 3'b0};
+    rq_line_d  = s_state == MFillReq;
 
     // the pipe: allocation, parking, replays
     if (park_i) begin
@@ -389,10 +389,7 @@ module qpm_mshr_file #(
           end
         end
         MDirReq, MFillReq: begin           // a directory entry's read, or a QPC's
-          rq_valid_d       = 1'b1;
-          rq_id_d          = MemIdW'(sched);
-          rq_addr_d        = {m_addr_q[sched], 3'b0};
-          rq_line_d        = s_state == MFillReq;
+          rq_load          = 1'b1;
           m_state_d[sched] = (s_state == MFillReq) ? MFillWait : MDirWait;
         end
         default: ;
@@ -437,26 +434,25 @@ module qpm_mshr_file #(
     end
   end
 
+  // The read request register: one read held until the memory port takes it.
+  qpm_hold_reg #(.Width(MemIdW + 64 + 1)) u_read_req (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .load_i  (rq_load),
+    .data_i  ({rq_id_d, rq_addr_d, rq_line_d}),
+    .valid_o (rq_valid_q),
+    .ready_i (mem_req_ready_i),
+    .data_o  ({mem_req_id_o, mem_req_addr_o, mem_req_line_o})
+  );
   assign mem_req_valid_o = rq_valid_q;
-  assign mem_req_id_o    = rq_id_q;
-  assign mem_req_addr_o  = rq_addr_q;
-  assign mem_req_line_o  = rq_line_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       m_waited_q   <= '0;
       m_fatal_q    <= '0;
-      rq_valid_q   <= 1'b0;
-      rq_id_q      <= '0;
-      rq_addr_q    <= '0;
-      rq_line_q    <= 1'b0;
     end else begin
       m_waited_q <= m_waited_d;
       m_fatal_q  <= m_fatal_d;
-      rq_valid_q <= rq_valid_d;
-      rq_id_q    <= rq_id_d;
-      rq_addr_q  <= rq_addr_d;
-      rq_line_q  <= rq_line_d;
     end
   end
 

@@ -5,7 +5,11 @@
 //
 // Hazard: a miss must not read the QPC of a QPN that is still on its way to memory (its
 // read would see the old context): a register's dirty victim not yet read out (in WbRead), or
-// a write-back buffer entry not yet acknowledged, holding the register's QPN. Registered:
+// a write-back buffer entry not yet acknowledged, holding the register's QPN. The entries
+// are tracked by a mask per register, set when either side is allocated: a register's
+// QPN against the entries in flight, or a victim just read out against the registers
+// (a line the maintenance engine reads out is cached, so no register waits for its
+// QPN then). That is WbDepth + Mshrs compares, not Mshrs x WbDepth. Registered:
 // a miss register's QPN is not cached, so it cannot become a victim while the register
 // lives; its hazards can only clear, and last cycle's view errs on the safe side (a
 // victim read out this cycle is in last cycle's WbRead compare, and in the write-back
@@ -15,6 +19,10 @@
 // (page_busy_o, for the pipe's request), and while one runs (lock_i) a register of that
 // page does not look its directory entry up (locked_o): the entry never changes under a
 // walk, and the other pages' misses go on (docs/qp-cache.md, section 8).
+//
+// Ways: the ways of the victim logic's set that registers own (from the take until the
+// register is free): no other miss may take them. A compare per register, not a
+// reserved bit per line.
 `include "qpm_assert.svh"
 
 module qpm_mshr_match #(
@@ -22,6 +30,9 @@ module qpm_mshr_match #(
   parameter int unsigned WbDepth = 2,
   parameter int unsigned PageBits = 6,
   parameter int unsigned DirIdxW  = 18,
+  parameter int unsigned Ways     = 4,
+  parameter int unsigned SetW     = 6,
+  localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1,
   localparam int unsigned QpnW  = qpm_pkg::QpnW,
   localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1
 ) (
@@ -34,6 +45,11 @@ module qpm_mshr_match #(
   input  logic [Mshrs*QpnW-1:0]   vqpn_i,          // ... of this QPN
   input  logic [WbDepth-1:0]      wb_pend_i,       // write-back buffer entries in flight
   input  logic [WbDepth*QpnW-1:0] wb_pend_qpn_i,
+  input  logic                    alloc_i,         // the pipe allocates a register ...
+  input  logic [MshrW-1:0]        alloc_idx_i,
+  input  logic [QpnW-1:0]         alloc_qpn_i,     // ... for this QPN
+  input  logic                    wbread_i,        // a victim is read out into the buffer
+  input  logic [QpnW-1:0]         wbread_qpn_i,
   // the pipe's QPN
   input  logic [QpnW-1:0]         look_qpn_i,
   output logic                    look_on_o,       // a register works on look_qpn_i
@@ -46,8 +62,21 @@ module qpm_mshr_match #(
   // MAP/UNMAP of a directory entry under way
   input  logic                    lock_i,
   input  logic [DirIdxW-1:0]      lock_idx_i,
-  output logic [Mshrs-1:0]        locked_o         // the register's page is that entry
+  output logic [Mshrs-1:0]        locked_o,        // the register's page is that entry
+  // the ways registers own in the victim logic's set
+  input  logic [Mshrs-1:0]        owns_i,
+  input  logic [Mshrs*WayW-1:0]   way_i,
+  input  logic [SetW-1:0]         vict_set_i,
+  output logic [Ways-1:0]         vict_reserved_o
 );
+
+  always_comb begin
+    vict_reserved_o = '0;
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      if (owns_i[m] && qpn_i[m*QpnW +: SetW] == vict_set_i)
+        vict_reserved_o[way_i[m*WayW +: WayW]] = 1'b1;
+    end
+  end
 
   for (genvar m = 0; m < Mshrs; m++) begin : gen_page
     logic [DirIdxW-1:0] page;
@@ -77,23 +106,48 @@ module qpm_mshr_match #(
     end
   end
 
+  // The entry a victim read out last cycle became pending this cycle (one at most).
+  logic [WbDepth-1:0] pend_prev_q, pend_new, alloc_match;
+  logic               new_victim_q;
+  logic [QpnW-1:0]    new_qpn_q;
+  logic [WbDepth-1:0] mask_q [Mshrs];
+  logic [WbDepth-1:0] mask_d [Mshrs];
+  assign pend_new = wb_pend_i & ~pend_prev_q;
+  for (genvar e = 0; e < WbDepth; e++) begin : gen_alloc_match
+    assign alloc_match[e] = wb_pend_i[e] && wb_pend_qpn_i[e*QpnW +: QpnW] == alloc_qpn_i;
+  end
+
   logic [Mshrs-1:0] hazard, hazard_q;
   always_comb begin
     for (int unsigned m = 0; m < Mshrs; m++) begin
-      hazard[m] = 1'b0;
+      if (alloc_i && alloc_idx_i == MshrW'(m)) begin
+        mask_d[m] = alloc_match;
+      end else if (busy_i[m] && new_victim_q && qpn_i[m*QpnW +: QpnW] == new_qpn_q) begin
+        mask_d[m] = (mask_q[m] | pend_new) & wb_pend_i;
+      end else begin
+        mask_d[m] = mask_q[m] & wb_pend_i;
+      end
+      hazard[m] = mask_d[m] != '0;
       for (int unsigned v = 0; v < Mshrs; v++) begin
         if (victim_out_i[v] && vqpn_i[v*QpnW +: QpnW] == qpn_i[m*QpnW +: QpnW]) hazard[m] = 1'b1;
-      end
-      for (int unsigned e = 0; e < WbDepth; e++) begin
-        if (wb_pend_i[e] && wb_pend_qpn_i[e*QpnW +: QpnW] == qpn_i[m*QpnW +: QpnW])
-          hazard[m] = 1'b1;
       end
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) hazard_q <= '0;
-    else         hazard_q <= hazard;
+    if (!rst_ni) begin
+      hazard_q     <= '0;
+      pend_prev_q  <= '0;
+      new_victim_q <= 1'b0;
+      new_qpn_q    <= '0;
+      for (int unsigned m = 0; m < Mshrs; m++) mask_q[m] <= '0;
+    end else begin
+      hazard_q     <= hazard;
+      pend_prev_q  <= wb_pend_i;
+      new_victim_q <= wbread_i;
+      new_qpn_q    <= wbread_qpn_i;
+      for (int unsigned m = 0; m < Mshrs; m++) mask_q[m] <= mask_d[m];
+    end
   end
   assign wb_hazard_o = hazard_q;
 

@@ -71,32 +71,19 @@ module qpm_wb_buffer #(
   logic             stg_valid_q;         // the request: read out of the RAM, offered
   logic [IdxW-1:0]  stg_idx_q;
 
-  // ---- free and sendable entries (lowest index first)
+  // ---- free and sendable entries, lowest index first, and the entry of the QPN being
+  // allocated (at most one: see SameQpnOnce_A): trees, not a loop over Depth entries
   logic            free_any, send_any, same_any;
   logic [IdxW-1:0] free_idx, send_idx, same_idx;
   logic            pick;
-  always_comb begin
-    free_any = 1'b0;
-    free_idx = '0;
-    send_any = 1'b0;
-    send_idx = '0;
-    same_any = 1'b0;
-    same_idx = '0;
-    for (int i = Depth - 1; i >= 0; i--) begin
-      if (!valid_q[i]) begin
-        free_any = 1'b1;
-        free_idx = IdxW'(i);
-      end
-      if (valid_q[i] && loaded_q[i] && !sent_q[i] && !blk_q[i]) begin
-        send_any = 1'b1;
-        send_idx = IdxW'(i);
-      end
-      if (valid_q[i] && qpn_q[i] == alloc_qpn_i) begin
-        same_any = 1'b1;
-        same_idx = IdxW'(i);
-      end
-    end
+  logic [Depth-1:0] sendable, same;
+  for (genvar g = 0; g < Depth; g++) begin : gen_match
+    assign sendable[g] = valid_q[g] && loaded_q[g] && !sent_q[g] && !blk_q[g];
+    assign same[g]     = valid_q[g] && qpn_q[g] == alloc_qpn_i;
   end
+  qpm_first_one #(.N(Depth)) u_free (.bits_i(~valid_q), .any_o(free_any), .idx_o(free_idx));
+  qpm_first_one #(.N(Depth)) u_send (.bits_i(sendable), .any_o(send_any), .idx_o(send_idx));
+  qpm_first_one #(.N(Depth)) u_same (.bits_i(same),     .any_o(same_any), .idx_o(same_idx));
   assign free_any_o  = free_any;
   assign alloc_idx_o = free_idx;
   assign sync_pend_o = (valid_q & sync_q) != '0;
@@ -185,6 +172,8 @@ module qpm_wb_buffer #(
   `QPM_ASSERT_IMPL(LoadAllocated_A, load_i, valid_q[load_idx_i] && !loaded_q[load_idx_i])
   `QPM_ASSERT_IMPL(RspForSent_A, mem_rsp_valid_i, valid_q[mem_rsp_idx_i] && sent_q[mem_rsp_idx_i]
                                  && !(stg_valid_q && stg_idx_q == mem_rsp_idx_i))
+  // One QPN has at most two entries (see the header), so an allocation finds at most one.
+  `QPM_ASSERT_IMPL(SameQpnOnce_A, alloc_i, (same & (same - 1'b1)) == '0)
   // Never two unacknowledged writes of one QPN on the bus: the later one waits.
   `QPM_ASSERT_IMPL(SameQpnInOrder_A, pick, !blk_q[send_idx])
   // A write answered with an error keeps its entry, to be sent again.
