@@ -1066,8 +1066,8 @@ TEST_CASE("a miss is not starved by a full-rate write stream to its set's last w
 TEST_CASE("cache: random mix of every request kind, with misses and read errors",
           "[cache][random]") {
   const uint64_t seed = Catch::rngSeed();
-  INFO("replay: qpm_tests \"cache: random mix of every request kind, with misses and read "
-       "errors\" --rng-seed " << seed);
+  // By its tag: Catch2 reads the comma in the test's name as "or".
+  INFO("replay: qpm_tests \"[cache][random]\" --rng-seed " << seed);
   // Write errors too: each failed write is sent again, so no answer and no context may
   // show them (docs/qp-cache.md, section 10).
   std::mt19937_64 rng(seed);
@@ -1122,6 +1122,7 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
   };
   std::map<uint32_t, Out> outstanding;  // by tag
   std::map<uint32_t, bool> pin_in_flight;  // set -> a PIN/UNPIN is outstanding
+  std::map<uint32_t, int> dir_in_flight;    // page -> MAP/UNMAPs outstanding
   std::vector<uint32_t> free_tags;
   for (uint32_t t = 0; t < 16; ++t) free_tags.push_back(t);
   std::map<uint32_t, uint64_t> seen;  // status -> count
@@ -1140,6 +1141,11 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
              : pick < 97 ? kDirWrite
                          : kSync;
       if ((o.op == kPin || o.op == kUnpin) && pin_in_flight[o.index % kSets]) o.op = kRead;
+      // The client contract of MAP/UNMAP beside traffic (docs/qp-cache.md, section 8): no
+      // write, PIN or UNPIN of a QPN whose page a MAP/UNMAP still changes (the command
+      // unit runs one command at a time; the datapath never writes an invalid QPC).
+      if ((o.op == kWrite || o.op == kPin || o.op == kUnpin) && dir_in_flight[o.index / 64])
+        o.op = kRead;
       if (o.op == kWrite) {
         o.wdata = b.random_qpc();
         if (rng() % 8 != 0) o.wdata.set(0, 1, 0);  // mostly invalid, so pages can be unmapped
@@ -1149,6 +1155,7 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
         o.dir_entry = mapped[o.index] && rng() % 2 ? 0 : (kPages + uint64_t{o.index} * 4096) | 1;
       }
       if (o.op == kPin || o.op == kUnpin) pin_in_flight[o.index % kSets] = true;
+      if (o.op == kDirWrite) ++dir_in_flight[o.index];
       o.retried_fills = retried_fills[o.index];
       const uint32_t tag = free_tags.back();
       free_tags.pop_back();
@@ -1172,6 +1179,7 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
         continue;
       }
       if (o.op == kDirWrite) {
+        --dir_in_flight[o.index];
         const bool unmapping = (o.dir_entry & 1) == 0;
         const bool busy = mapped[o.index] && page_busy(o.index);
         if (r.status == kMemErr) continue;  // reading the entry or the page failed: no change
