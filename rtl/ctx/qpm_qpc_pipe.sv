@@ -421,8 +421,9 @@ module qpm_qpc_pipe #(
       w_line_q        <= p1_wline;
       w_data_q        <= p1_write_data;
       w_addr_q        <= p1_waddr;
-      if (p_act != PStall) wait_counted_q <= 1'b0;
-      else if (cnt_wait_o) wait_counted_q <= 1'b1;
+      // Counted once per port request: a replay going through meanwhile does not end it.
+      if (p_act != PStall && !r_is_replay) wait_counted_q <= 1'b0;
+      else if (cnt_wait_o)                 wait_counted_q <= 1'b1;
     end
   end
 
