@@ -4,7 +4,7 @@
 // Maintenance runs beside traffic (SPEC §11.3; issue 27 item 2): the pipe hands a
 // command over and keeps taking requests. The engine takes the pipe's read slot for one
 // cycle per dirty line (a read-out has priority over a request's read) and never in two
-// cycles in a row, so the requests keep at least half of the read port. MAP/UNMAP_PAGE
+// cycles in a row (a miss register's read-out may still take the gap). MAP/UNMAP_PAGE
 // start only when no miss register works on their page, and while they run that page's
 // registers wait before their directory lookup (lock_o): the entry never changes under
 // a walk.
@@ -126,6 +126,7 @@ module qpm_cache_maint #(
   assign sync_start_o   = x_state_q == XIdle && start_i;
   // The registers that still had a dirty victim to read out when the scan ended.
   logic [Mshrs-1:0] snap_q;
+  logic             xread_gap_q;   // the engine read a line out last cycle
   logic             snap;
   logic x_before_drain;   // from the start to the end of the scan
   assign x_before_drain = x_state_q == XScan || x_state_q == XOldReq || x_state_q == XOldWait;
@@ -144,8 +145,7 @@ module qpm_cache_maint #(
     end
   end
   assign scan_line_o = x_line_q;
-  // Never two read-outs in a row: the requests keep every other cycle of the read port.
-  logic xread_gap_q;
+  // Never two read-outs of its own in a row: a gap for the requests (xread_gap_q).
   assign xread_o     = x_state_q == XScan && x_needs_wb && !xread_gap_q;
   assign clean_o     = xread_o && xread_ok_i;   // the buffer holds the data from now on
   assign drop_o      = x_state_q == XDrop && scan_valid_i && x_line_in_page;
