@@ -6,7 +6,7 @@
 set -euo pipefail
 case "${1:-core}" in
   core) pkgs=(verilator yosys z3 catch2 libcli11-dev libspdlog-dev libfmt-dev nlohmann-json3-dev
-              lcov cmake g++ make python3 gnuplot-nox) ;;
+              lcov cmake g++ make patch python3 gnuplot-nox) ;;
   slurm) pkgs=(slurm-wlm munge) ;;
   *) echo "deps: unknown group '$1' (core or slurm)" >&2; exit 2 ;;
 esac
