@@ -23,6 +23,8 @@
 //      IDs, any data, any error bit; the port's ready is free (any back-pressure).
 //      Its model: the two "outstanding" vectors below, set when the port takes a
 //      request, cleared by its response.
+//   C5 WB_RETRY_BUDGET is 0 and no command lock: a refused write is retried for ever,
+//      as before issue 27 item 3; give-ups, returns and marks are simulation's.
 module qpm_qpc_cache_props #(
   parameter int unsigned Sets       = 2,
   parameter int unsigned Ways       = 2,
@@ -90,6 +92,15 @@ module qpm_qpc_cache_props #(
     .req_i           (req_i),
     .rsp_valid_o     (rsp_valid),
     .rsp_o           (rsp),
+    .mem_fatal_o     (),
+    .mem_fatal_qpn_o (),
+    .mem_fatal_write_o (),
+    // C5: WB_RETRY_BUDGET 0 (a refused write is retried for ever): the write-fault
+    // returns and marks (docs/qp-cache.md section 20) are covered by simulation
+    .wb_retry_budget_i (8'd0),
+    .cnt_given_up_o  (),
+    .lock_valid_i    (1'b0),
+    .lock_qpn_i      ('0),
     .mem_req_valid_o (mem_req_valid),
     .mem_req_ready_i (mem_req_ready_i),
     .mem_req_write_o (mem_req_write),

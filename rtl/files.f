@@ -33,6 +33,7 @@ rtl/ctx/qpm_evict_trap.sv
 rtl/ctx/qpm_victim_guard.sv
 rtl/ctx/qpm_cache_tags.sv
 rtl/ctx/qpm_mshr_match.sv
+rtl/ctx/qpm_mshr_sched.sv
 rtl/ctx/qpm_mshr_file.sv
 rtl/ctx/qpm_park_pool.sv
 rtl/ctx/qpm_wb_buffer.sv
@@ -40,6 +41,8 @@ rtl/ctx/qpm_cache_maint.sv
 rtl/ctx/qpm_mem_arbiter.sv
 rtl/ctx/qpm_cache_mem_side.sv
 rtl/ctx/qpm_rmw_exec.sv
+rtl/ctx/qpm_qpc_fatal.sv
+rtl/ctx/qpm_pipe_decide.sv
 rtl/ctx/qpm_qpc_pipe.sv
 rtl/ctx/qpm_qpc_cache.sv
 rtl/bus/qpm_axi_master.sv

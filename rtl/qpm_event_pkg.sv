@@ -28,6 +28,7 @@ package qpm_event_pkg;
   parameter logic [7:0] SynLocQpOp     = 8'd8;   // UC/UD TX_WQE READ/ATOMIC (to SQE)
   parameter logic [7:0] SynPortFault   = 8'd9;   // PORT_FAULT moved the QP to ERR (QP_FATAL)
   parameter logic [7:0] SynMemFatal    = 8'd10;  // its QPC could not be read   (QP_FATAL)
+  parameter logic [7:0] SynWbFatal     = 8'd11;  // its QPC could not be written (QP_FATAL)
 
   // A QP's pending events, one bit each in qpc_t.ev_pending. The bit order is the order
   // a QP can raise them in (COMM_EST only in RTR, SQ_DRAINED only in SQD, the errors end

@@ -80,7 +80,9 @@ package qpm_pkg;
   // The QP context: 512 bits, 64 bytes little-endian in memory. The last field sits at
   // bit 0. Hardware-updated fields first, software-set fields last.
   typedef struct packed {
-    logic [5:0]  reserved;
+    logic [4:0]  reserved;
+    logic        ev_fatal_write;   // the pending QP_FATAL's cause: a write-back given up
+                                   // (docs/errors.md); ev_fatal_port wins
     // --- updated by hardware on its own
     logic        quiesce;          // a reset waits for its DMAs: operations DROP (§10)
     logic        ev_fatal_port;    // the pending QP_FATAL's cause: PORT_FAULT (else memory)
@@ -238,6 +240,18 @@ package qpm_pkg;
                          // refused without any memory access
     CtxBusy     = 2'd3   // pin beyond capacity, or (un)map of a page holding valid QPs
   } ctx_status_e;
+
+  // What the QP cache's pipe does with the request in P0 (qpm_pipe_decide).
+  typedef enum logic [2:0] {
+    PipeStall    = 3'd0,   // nothing consumed this cycle
+    PipeRespond  = 3'd1,   // answered without the RAM (status only)
+    PipeReadHit  = 3'd2,
+    PipeWriteHit = 3'd3,
+    PipePark     = 3'd4,   // joins a miss register (new miss or merge)
+    PipeMaint    = 3'd5,   // handed to the maintenance engine
+    PipeRmw      = 3'd6,   // read, decide in P1, write back (CtxDp, or a mark)
+    PipeDone     = 3'd7    // a mark consumed without the RAM (a miss register takes over)
+  } pipe_act_e;
 
   // Directory entry {page_address, valid} (SPEC.md §3.2): bit 0 is valid, the page
   // address is 4 KiB aligned so its low bits are free.

@@ -137,10 +137,10 @@ module qpm_top #(
   // QP_REQ_ERR, QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PORT_ERR), the EQ's high-water
   // mark, and PORT_FAULT's scan: QPCs read, QPs moved to ERR; then the eviction trap's
   // (docs/eviction.md): questions, timeouts, answers rejected, answers dropped, cycles
-  // with a question open; last the resets' (docs/reset.md): DROPs QUIESCE (reason 13,
+  // with a question open; then the resets' (docs/reset.md): DROPs QUIESCE (reason 13,
   // after the others so that they keep their addresses), resets that waited for their
-  // DMAs, resets the timeout forced.
-  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5 + 2;
+  // DMAs, resets the timeout forced; last the write-backs given up (docs/errors.md).
+  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5 + 2 + 1;
   if (qpm_pkg::CntWbRetries != qpm_pkg::NumCounters - 1) begin : gen_bad_counter_map
     $error("the cache's WB_RETRIES must be its last counter: qpm_top maps it at the end");
   end
@@ -159,12 +159,14 @@ module qpm_top #(
   logic        cmd_refused;
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
-    counts = {reset_forced, reset_waited, dp_drops[qpm_pkg::DropQuiesce], trap_counts, pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
+    counts = {wb_given_up, reset_forced, reset_waited, dp_drops[qpm_pkg::DropQuiesce], trap_counts, pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
               cache_counts[qpm_pkg::CntWbRetries], flush_overflow, wqe_flushed, cqe_sent,
               event_raised, db_refused, dp_drops[qpm_pkg::DropMemErr:1],
               cache_counts[qpm_pkg::CntWbRetries-1:0]};
     counts[qpm_pkg::CntRefused] = cache_counts[qpm_pkg::CntRefused] | cmd_refused;
   end
+  logic unused_fatal_write;  // which fault made the QP fatal: the harness's probe only
+  assign unused_fatal_write = mem_fatal_write;
   logic unused_drop_none;   // DROP always names a reason
   assign unused_drop_none = dp_drops[0];
 
@@ -178,7 +180,10 @@ module qpm_top #(
   logic              ctx_req_valid, ctx_req_ready, ctx_rsp_valid;
   qpm_pkg::ctx_req_t ctx_req;
   qpm_pkg::ctx_rsp_t ctx_rsp;
-  logic              mem_fatal;      // a fill made its QP fatal (a QPC read failed)
+  logic              mem_fatal;      // a fill made its QP fatal (a QPC read failed) ...
+  logic              mem_fatal_write; // ... or a write-back of its QPC was given up
+  logic [7:0]        wb_retry_budget;
+  logic              wb_given_up;
   logic [qpm_pkg::QpnW-1:0] mem_fatal_qpn;
 
   qpm_cmd_unit #(
@@ -365,6 +370,11 @@ module qpm_top #(
     .rsp_o           (ctx_rsp),
     .mem_fatal_o     (mem_fatal),
     .mem_fatal_qpn_o (mem_fatal_qpn),
+    .mem_fatal_write_o (mem_fatal_write),
+    .wb_retry_budget_i (wb_retry_budget),
+    .cnt_given_up_o  (wb_given_up),
+    .lock_valid_i    (cmd_lock_valid),
+    .lock_qpn_i      (cmd_lock_qpn),
     .mem_req_valid_o (mem_req_valid),
     .mem_req_ready_i (mem_req_ready),
     .mem_req_write_o (mem_req_write),
@@ -467,6 +477,7 @@ module qpm_top #(
     .evict_policy_o   (evict_policy),
     .trap_timeout_o   (trap_timeout),
     .reset_timeout_o  (reset_timeout),
+    .wb_retry_budget_o (wb_retry_budget),
     .table_locked_i   (table_mapped),
     .counter_inc_i    (counts)
   );

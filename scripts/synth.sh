@@ -117,7 +117,7 @@ LTP_SEL='* */t:qpm_* %d */t:$paramod* %d'
 # block of the cache (module: signals); the names are the blocks' own:
 #   qpm_qpc_pipe     the pipe's decision and RAM-port selection, and the forwarding of
 #                    P1's last write to the read data (a compare and a 512 + 58-bit mux)
-#   qpm_mshr_file    the miss registers' scheduler (m_can, round-robin sched)
+#   qpm_mshr_sched   the miss registers' scheduler (can, round-robin), the file's choice
 #   qpm_mshr_match   the write-back hazard compare and the views the pipe arbitrates on
 #   qpm_park_pool    the replay and free-slot finders
 #   qpm_wb_buffer    the send and free-slot selection
@@ -128,7 +128,8 @@ LTP_SEL='* */t:qpm_* %d */t:$paramod* %d'
 SHARE_SIGNALS="
   qpm_qpc_pipe:  p_act req_ready_o read_port_busy write_slot_busy xread_go ram_re
                  ram_raddr fwd_data fwd_addr p1_rdata
-  qpm_mshr_file: m_can sched sched_any
+  qpm_mshr_file: sched sched_any
+  qpm_mshr_sched: can
   qpm_mshr_match: hazard look_on_o look_filling_o look_idx_o free_any_o free_idx_o
                  page_busy_o
   qpm_park_pool: free_any free_idx replay_any replay_idx stage_now

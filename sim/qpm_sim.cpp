@@ -85,6 +85,14 @@ int report_random(const qpm::SimOptions &o, qpm::QpmEnv &env, const std::string 
     fmt::print("  dma bursts  {} begun, {} ended, {} never ended\n", r.dma_begun, r.dma_ended,
                r.dma_never);
   }
+  if (o.mem_dead_pages > 0 || env.write_fault_notices() > 0) {
+    std::string pages;
+    for (uint64_t page : env.dead_pages()) pages += fmt::format(" {:#x}", page);
+    fmt::print("  dead pages {} ({} writes refused there; {} write-backs given up, {} of them "
+               "told to the harness)\n",
+               pages.empty() ? std::string(" none") : pages, env.memory().dead_page_write_errors(),
+               counters[qpm::counter_index("wb_given_up")], env.write_fault_notices());
+  }
   fmt::print("  mismatches  {}\n", sb.mismatches() + dp.mismatches() + env.events().mismatches() +
                                        env.cqes().mismatches());
   fmt::print("  cycles      {}\n", r.cycles);

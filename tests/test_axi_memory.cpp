@@ -5,6 +5,7 @@
 #include <deque>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -782,4 +783,90 @@ TEST_CASE("AXI memory: master protocol checks", "[axi_memory]") {
     CHECK(byte == 0x5a);
     CHECK(mem.violations().empty());
   }
+}
+
+TEST_CASE("AXI memory: a dead page refuses every write, reads normally, and stays dead",
+          "[axi_memory]") {
+  AxiMemoryOptions opt;
+  opt.reorder = true;
+  opt.latency_max = 6;
+  opt.latency_min = 1;
+  std::mt19937_64 rng(23);
+  AxiMemory mem(rng, opt);
+  mem.map_region(kBase, 0x3000);  // pages kBase >> 12 .. + 2
+  const uint64_t live = kBase, dead = kBase + 0x1000, later = kBase + 0x2000;
+  std::vector<uint8_t> image(64);
+  for (size_t i = 0; i < image.size(); ++i) image[i] = static_cast<uint8_t>(i * 5 + 3);
+  mem.write_bytes(dead, image.data(), image.size());  // the backdoor ignores dead pages
+  // Made dead after construction (as the environment does once it has mapped its pages).
+  mem.add_dead_pages({dead >> 12});
+  CHECK(mem.dead_pages() == std::set<uint64_t>{dead >> 12});
+  CHECK(mem.page_dead(dead + 0xfff));
+  CHECK_FALSE(mem.page_dead(live));
+  CHECK_FALSE(mem.page_dead(dead + 0x1000));
+  // set_options with no dead page revives none (dead for the whole run).
+  mem.set_options(opt);
+  CHECK(mem.page_dead(dead));
+
+  // The write-done observer: each B once, when it is taken, with its burst's address.
+  std::vector<std::pair<uint64_t, bool>> done;
+  mem.set_write_done_observer([&](uint64_t addr, bool error, uint32_t) { done.push_back({addr, error}); });
+  Master m(mem, 24, 0.3);  // bready stalls: the observer waits for the handshake
+  std::mt19937_64 data_rng(25);
+  constexpr int kN = 60;
+  std::vector<uint64_t> addrs;
+  for (int i = 0; i < kN; ++i) {
+    const uint64_t base = i % 3 == 0 ? live : dead;
+    addrs.push_back(base + 64 * static_cast<uint64_t>(i % 20));
+    m.write(0, addrs.back(), 5, {random_beat(data_rng), random_beat(data_rng)},
+            {kFullStrb, kFullStrb});
+  }
+  REQUIRE(m.run());
+  REQUIRE(m.b.size() == kN);
+  REQUIRE(done.size() == kN);
+  for (int i = 0; i < kN; ++i) {
+    INFO("write " << i << " at " << std::hex << addrs[i]);
+    const bool to_dead = addrs[i] >= dead && addrs[i] < dead + 0x1000;
+    CHECK(m.b[i].resp == (to_dead ? AxiMemory::kRespSlverr : AxiMemory::kRespOkay));
+    CHECK(done[i] == std::make_pair(addrs[i], to_dead));  // one ID: B in AW order
+  }
+  // Nothing of the dead page changed; its reads answer OKAY with the true bytes.
+  CHECK(backdoor(mem, dead, 64) == image);
+  m.read(1, dead, 1, 5);
+  REQUIRE(m.run());
+  const auto read_back = m.bursts();
+  REQUIRE(read_back.size() == 1);
+  for (const RBeat &beat : read_back[0]) CHECK(beat.resp == AxiMemory::kRespOkay);
+  CHECK(std::equal(read_back[0][0].data.begin(), read_back[0][0].data.end(), image.begin()));
+  CHECK(std::equal(read_back[0][1].data.begin(), read_back[0][1].data.end(), image.begin() + 32));
+  CHECK(mem.dead_page_write_errors() == 40u);
+  CHECK(mem.injected_write_errors() == 40u);
+  CHECK(mem.failed_writes().size() == 40u);
+
+  // Extending the set: a second page dies, the first stays dead; random write errors on
+  // top are counted in injected_write_errors() only.
+  AxiMemoryOptions noisy = opt;
+  noisy.write_error_rate = 0.5;
+  noisy.dead_pages = {later >> 12};
+  mem.set_options(noisy);
+  CHECK(mem.dead_pages() == std::set<uint64_t>{dead >> 12, later >> 12});
+  for (int i = 0; i < kN; ++i) {
+    m.write(2, (i % 2 ? later : live) + 64 * static_cast<uint64_t>(i % 20), 5,
+            {random_beat(data_rng), random_beat(data_rng)}, {kFullStrb, kFullStrb});
+  }
+  REQUIRE(m.run());
+  int refused_live = 0;
+  for (int i = 0; i < kN; ++i) {
+    const BResp &b = m.b[static_cast<size_t>(kN + i)];
+    if (i % 2) {
+      CHECK(b.resp == AxiMemory::kRespSlverr);
+    } else {
+      refused_live += b.resp == AxiMemory::kRespSlverr;
+    }
+  }
+  CHECK(refused_live > 0);
+  CHECK(refused_live < kN / 2);
+  CHECK(mem.dead_page_write_errors() == 40u + kN / 2);
+  CHECK(mem.injected_write_errors() == 40u + kN / 2 + static_cast<uint64_t>(refused_live));
+  CHECK(mem.violations().empty());
 }

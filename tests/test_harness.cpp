@@ -185,7 +185,9 @@ TEST_CASE("CommandPlacer runs a fatal fill where it landed among the QP's work",
       },
       [&](const DpResponse &r) { order.push_back(fmt::format("op{}", r.tag)); },
       [](const Command &) {});
-  placer.set_run_fatal([&](uint32_t qpn) { order.push_back(fmt::format("fatal{:x}", qpn)); });
+  placer.set_run_fatal([&](uint32_t qpn, bool write) {
+    order.push_back(fmt::format("{}{:x}", write ? "wbfatal" : "fatal", qpn));
+  });
   const uint32_t q = 0x42;
   auto op = [&](uint8_t tag) {
     DpResponse r;
@@ -229,6 +231,23 @@ TEST_CASE("CommandPlacer runs a fatal fill where it landed among the QP's work",
     placer.on_execute();
     placer.on_response(8, query, Response{}, false);
     CHECK(order == std::vector<std::string>{"fatal42", "cmd8"});
+    CHECK(placer.idle());
+  }
+  // Issue 27 item 3: a write-back given up is placed as a fill is, and run as a write.
+  SECTION("a write-back given up is placed like a fill, and told apart from one") {
+    placer.on_accept(9, query);
+    placer.on_cache_answer(q);
+    placer.on_execute();
+    placer.on_fatal_fill(q, true);
+    placer.on_cache_answer(q);
+    placer.on_fatal_fill(q, false);
+    CHECK(placer.fatal_fills(q) == 2);
+    op(1);
+    op(2);
+    CHECK(order == std::vector<std::string>{"op1"});  // behind the command
+    placer.on_response(9, query, Response{}, false);
+    CHECK(order == std::vector<std::string>{"op1", "cmd9", "wbfatal42", "op2", "fatal42"});
+    CHECK(placer.fatal_fills_run(q) == 2);
     CHECK(placer.idle());
   }
 }

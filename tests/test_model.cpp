@@ -1,6 +1,7 @@
 // Golden-model tests: the model alone, against values worked out by hand from SPEC.md
 // §3.1/§4/§5, docs/state-machine.md and ib-qp-state-table.md (§1.3 matrix, §1.6
 // corollaries). Expectations are literals, never computed with the model's helpers.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <set>
 #include <stdexcept>
@@ -1486,4 +1487,81 @@ TEST_CASE("memory_qpcs lists exactly the valid QPCs, by address", "[model][qpt]"
   q.sq_pi = 7;
   m.force_qpc(0xfff, q);
   CHECK(m.memory_qpcs()[1].second.sq_pi == 7);
+}
+
+TEST_CASE("a given-up QPC write-back makes a live QP fatal with syndrome 11", "[model][qpt]") {
+  // docs/events.md, "Memory faults": the context is kept, the QP goes to ERR with one
+  // QP_FATAL of syndrome 11 (kWbFatal), and everything it owes is flushed.
+  GoldenModel m = mapped_model();
+  bring_to(m, kQpn, kRc, kRts);
+  REQUIRE(m.doorbell(Doorbell{kQpn, false, 3}));
+  REQUIRE(m.doorbell(Doorbell{kQpn, true, 2}));
+  m.take_events();
+  m.take_cqes();
+  const Qpc before = m.qpc(kQpn);
+  REQUIRE(before.sq_pi == 3);
+  REQUIRE(before.rq_pi == 2);
+
+  const auto named = m.qpc_write_failed(0x1000400);  // page 0, slot 0x10
+  REQUIRE(named);
+  CHECK(*named == kQpn);
+  const Qpc after = m.qpc(kQpn);
+  CHECK(after.state == kErr);
+  CHECK(after.sq_ci == 3);  // flushed: ci caught up with pi
+  CHECK(after.rq_ci == 2);
+  // Only the state and the flush cursors moved: every other field is kept.
+  Qpc expect = before;
+  expect.state = kErr;
+  expect.sq_ci = after.sq_ci;
+  expect.rq_ci = after.rq_ci;
+  expect.sq_issued = after.sq_issued;
+  CHECK(after == expect);
+  const std::vector<Event> events = m.take_events();
+  REQUIRE(events.size() == 1);
+  CHECK(events[0] == Event{false, kQpn, EventType::QpFatal, 11});
+  CHECK(m.take_cqes() == std::vector<Cqe>{{1, kQpn, false, 0, WcStatus::WrFlushErr},
+                                          {1, kQpn, false, 1, WcStatus::WrFlushErr},
+                                          {1, kQpn, false, 2, WcStatus::WrFlushErr},
+                                          {2, kQpn, true, 0, WcStatus::WrFlushErr},
+                                          {2, kQpn, true, 1, WcStatus::WrFlushErr}});
+
+  // Now in ERR: a second give-up changes nothing and raises nothing (never two
+  // QP_FATALs).
+  const auto image = m.memory_qpcs(false);
+  CHECK(m.qpc_write_failed(0x1000400) == kQpn);
+  CHECK(m.qpc(kQpn) == after);
+  CHECK(m.take_events().empty());
+  CHECK(m.take_cqes().empty());
+  CHECK(m.memory_qpcs(false) == image);
+}
+
+TEST_CASE("a given-up write-back of a QP in RESET or ERR or of an invalid QPC changes nothing",
+          "[model][qpt]") {
+  GoldenModel m = mapped_model();
+  bring_to(m, 0x20, kRc, kReset);  // page 0, slot 0x20: 0x1000800
+  bring_to(m, 0x41, kUd, kErr);    // page 1, slot 1: 0x1001040
+  REQUIRE(m.execute(create_cmd(0x42, kUc)).status == Status::Ok);
+  REQUIRE(m.execute(simple_cmd(Opcode::DestroyQp, 0x42)).status == Status::Ok);  // 0x1001080
+  m.take_events();
+  m.take_cqes();
+  const auto image = m.memory_qpcs(false);
+  CHECK(m.qpc_write_failed(0x1000800) == 0x20u);
+  CHECK(m.qpc_write_failed(0x1001040) == 0x41u);
+  CHECK(m.qpc_write_failed(0x1001080) == 0x42u);  // destroyed: invalid, only the epoch
+  CHECK(m.qpc_write_failed(0x10010c0) == 0x43u);  // never created
+  CHECK(m.qpc(0x20).state == kReset);
+  CHECK(m.qpc(0x41).state == kErr);
+  CHECK(m.qpc(0x42).valid == 0);
+  // An address that is no QPC: an unmapped page, the directory.
+  REQUIRE(m.execute(unmap_cmd(2)).status == Status::Ok);
+  CHECK_FALSE(m.qpc_write_failed(0x1002000));
+  CHECK_FALSE(m.qpc_write_failed(0x10000000));
+  CHECK(m.take_events().empty());
+  CHECK(m.take_cqes().empty());
+  // The unmapped page's slots left the image; every other slot is as it was.
+  auto kept = image;
+  kept.erase(std::remove_if(kept.begin(), kept.end(),
+                            [](const auto &e) { return e.first >= 0x1002000 && e.first < 0x1003000; }),
+             kept.end());
+  CHECK(m.memory_qpcs(false) == kept);
 }

@@ -45,13 +45,16 @@ struct Rsp {
 
 // What a fill installs when a read of the QPC failed first and was read again
 // (docs/events.md, "Memory faults"): a valid QP in neither RESET nor ERR goes to ERR with
-// QP_FATAL pending, its cause memory (ev_fatal_port 0). Every other bit is kept.
-BitVec made_fatal(BitVec v) {
-  unsigned state = 0, ev = 0, port = 0;
+// QP_FATAL pending, its cause memory (ev_fatal_port 0; ev_fatal_write set when the QPC
+// came back from a write-back given up instead, docs/qp-cache.md section 20). Every other
+// bit is kept.
+BitVec made_fatal(BitVec v, bool write_fault = false) {
+  unsigned state = 0, ev = 0, port = 0, write = 0;
   for (const auto &f : qpc_field_positions()) {
     if (f.name == std::string("state")) state = f.lsb;
     if (f.name == std::string("ev_pending")) ev = f.lsb;
     if (f.name == std::string("ev_fatal_port")) port = f.lsb;
+    if (f.name == std::string("ev_fatal_write")) write = f.lsb;
   }
   const uint64_t st = v.get(state, 3);
   if (v.get(0, 1) && st != static_cast<uint64_t>(QpState::Reset) &&
@@ -59,6 +62,7 @@ BitVec made_fatal(BitVec v) {
     v.set(state, 3, static_cast<uint64_t>(QpState::Err));
     v.set(ev, 5, v.get(ev, 5) | 0x10);
     v.set(port, 1, 0);
+    v.set(write, 1, write_fault ? 1 : 0);
   }
   return v;
 }
@@ -75,6 +79,9 @@ class CacheBench {
     top_->qpn_limit_i = kLimit;
     top_->evict_policy_i = 0;  // tree-PLRU
     top_->trap_timeout_i = 256;
+    top_->wb_retry_budget_i = 0;  // retry for ever, unless a test sets a budget
+    top_->lock_valid_i = 0;
+    top_->lock_qpn_i = 0;
     top_->trap_req_ready_i = 0;
     top_->trap_rsp_valid_i = 0;
     top_->req_valid_i = 0;
@@ -106,6 +113,7 @@ class CacheBench {
   ~CacheBench() { top_->final(); }
 
   void set_policy(EvictPolicy p) { top_->evict_policy_i = static_cast<uint8_t>(p); }
+  void set_wb_budget(uint32_t tries) { top_->wb_retry_budget_i = static_cast<uint8_t>(tries); }
 
   // The eviction-trap agent (docs/eviction.md): takes every question, and answers it
   // `latency` cycles later with the way `answer` returns (none: it stays silent).
@@ -152,7 +160,9 @@ class CacheBench {
       rsps_.push_back(r);
     }
     for (int c = 0; c < kNumCounters; ++c) counts_[c] += (top_->count_o >> c) & 1;
-    if (top_->mem_fatal_o) fatal_qpns_.push_back(top_->mem_fatal_qpn_o);
+    if (top_->mem_fatal_o && !top_->mem_fatal_write_o) fatal_qpns_.push_back(top_->mem_fatal_qpn_o);
+    if (top_->mem_fatal_o && top_->mem_fatal_write_o) wfault_qpns_.push_back(top_->mem_fatal_qpn_o);
+    given_up_ += top_->cnt_given_up_o;
     for (int c = 0; c < 4; ++c) trap_counts_[c] += (top_->trap_cnt_o >> c) & 1;
     trap_busy_ += (top_->trap_cnt_o >> 4) & 1;
     if (top_->trap_req_valid_o && top_->trap_req_ready_i) {
@@ -240,6 +250,8 @@ class CacheBench {
   std::array<uint64_t, kNumCounters> counts_{};
   std::map<uint32_t, BitVec> expect_;  // current contents per QPN
   std::vector<uint32_t> fatal_qpns_;   // mem_fatal_o pulses: QPs a fill made fatal
+  std::vector<uint32_t> wfault_qpns_;  // ... with mem_fatal_write_o: a write given up
+  uint64_t given_up_ = 0;              // cnt_given_up_o pulses (WB_GIVEN_UP)
   uint64_t cycles_ = 0;
 };
 
@@ -753,8 +765,12 @@ TEST_CASE("cache: a SYNC write answered SLVERR is retried until memory takes it"
   b.mem_.set_options(broken);
   b.send(kSync, 0, 1);
   for (int i = 0; i < 2000; ++i) b.tick();
+  // Sent again after every SLVERR, after a backoff of 16 << min(tries, 6) cycles
+  // (docs/qp-cache.md section 20): 16 + 32 + ... + 1024 is 2032, so at most 7 by now.
+  CHECK(b.mem_.injected_write_errors() <= 7);
+  for (int i = 0; i < 10000; ++i) b.tick();
   CHECK(b.rsps_.empty());  // no answer while memory refuses the write: it is not done
-  CHECK(b.mem_.injected_write_errors() >= 20);  // sent again after every SLVERR
+  CHECK(b.mem_.injected_write_errors() >= 12);  // budget 0: retried for ever
   CHECK(b.memory_qpc(q) != v);                  // a failed write changes nothing
   CHECK(b.counts_[kWritebacks] == 0);
   broken.write_error_rate = 0.5;
@@ -790,12 +806,12 @@ TEST_CASE("cache: a victim write-back answered SLVERR stays buffered, and a miss
   REQUIRE(b.mem_.injected_write_errors() > 0);  // q was evicted: the only write is its
   b.send(kRead, q, 5);            // must wait for the write-back: memory still holds the old q
   b.send(kRead, in_set(1, 0), 6);  // the other set goes on meanwhile
-  for (int i = 0; i < 2000; ++i) b.tick();
+  for (int i = 0; i < 12000; ++i) b.tick();
   REQUIRE(b.rsps_.size() == 1);
   CHECK(b.rsps_[0].tag == 6);
   CHECK(b.rsps_[0].data == b.expect_.at(in_set(1, 0)));
   b.rsps_.clear();
-  CHECK(b.mem_.injected_write_errors() >= 20);
+  CHECK(b.mem_.injected_write_errors() >= 12);  // with backoff, for ever (budget 0)
   CHECK(b.memory_qpc(q) != v);
   broken.write_error_rate = 0.5;
   b.mem_.set_options(broken);
@@ -807,6 +823,87 @@ TEST_CASE("cache: a victim write-back answered SLVERR stays buffered, and a miss
   CHECK(b.memory_qpc(q) == v);
   CHECK(b.counts_[kWritebacks] == 1);
   CHECK(b.counts_[kWbRetries] == b.mem_.injected_write_errors());
+  CHECK(b.mem_.violations().empty());
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+// A live QPC (valid, RTS), so that a fault makes it fatal.
+BitVec live_qpc(BitVec v) {
+  for (const auto &f : qpc_field_positions()) {
+    if (f.name == std::string("state")) v.set(f.lsb, 3, static_cast<uint64_t>(QpState::Rts));
+  }
+  v.set(0, 1, 1);
+  return v;
+}
+
+// Write faults (docs/qp-cache.md section 20): with a budget, a write-back memory keeps
+// refusing is given up; the context comes back into the cache (here: a miss register
+// of its QPN takes it as its fill, with no memory read) and the QP is made fatal there,
+// its cause a write fault. Nothing is lost: once memory takes writes again, a SYNC
+// writes the newest context.
+TEST_CASE("cache: a victim write-back given up comes back: the QP is made fatal, nothing is lost",
+          "[cache][wb_fault]") {
+  CacheBench b(17);
+  b.set_wb_budget(2);
+  const uint32_t q = in_set(0, 0);
+  const BitVec v = live_qpc(b.random_qpc());
+  REQUIRE(b.call(kWrite, q, &v).status == kOk);  // dirty in the cache
+  AxiMemoryOptions broken;
+  broken.latency_min = broken.latency_max = 20;
+  broken.write_error_rate = 1.0;
+  b.mem_.set_options(broken);
+  const uint64_t reads = b.mem_.reads();
+  // Clean lines of set 0 push q out; its write-back fails twice and is given up.
+  for (uint32_t k = 1; k <= kWays; ++k) REQUIRE(b.call(kRead, in_set(0, k)).status == kOk);
+  for (int i = 0; i < 400 && b.wfault_qpns_.empty(); ++i) b.tick();
+  CHECK(b.given_up_ == 1);
+  REQUIRE(b.wfault_qpns_ == std::vector<uint32_t>{q});
+  CHECK(b.fatal_qpns_.empty());  // no read failed
+  CHECK(b.mem_.injected_write_errors() == 2);
+  // q is cached again, made fatal, without a read of its stale memory copy.
+  CHECK(b.mem_.reads() == reads + kWays);
+  const Rsp r = b.call(kRead, q);
+  REQUIRE(r.status == kOk);
+  CHECK(r.data == made_fatal(v, true));
+  CHECK(b.mem_.reads() == reads + kWays);  // a hit
+  CHECK(b.memory_qpc(q) != v);
+  // Memory heals: SYNC writes the newest context.
+  b.mem_.set_options(AxiMemoryOptions{});
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  CHECK(b.memory_qpc(q) == made_fatal(v, true));
+  CHECK(b.counts_[kWbRetries] == b.mem_.injected_write_errors());
+  CHECK(b.mem_.violations().empty());
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+// The cached case: a SYNC's write-back of a line that stays cached is given up. SYNC
+// answers (the fault is the QP's, reported by its QP_FATAL), and the mark makes the QP
+// fatal on its line and marks it dirty again, so the context is written when memory
+// takes writes again.
+TEST_CASE("cache: a SYNC write given up answers, and the line is made fatal and dirty again",
+          "[cache][wb_fault]") {
+  CacheBench b(18);
+  b.set_wb_budget(3);
+  const uint32_t q = in_set(1, 2), other = in_set(0, 1);
+  const BitVec v = live_qpc(b.random_qpc());
+  REQUIRE(b.call(kWrite, q, &v).status == kOk);
+  AxiMemoryOptions broken;
+  broken.latency_min = broken.latency_max = 20;
+  broken.write_error_rate = 1.0;
+  b.mem_.set_options(broken);
+  REQUIRE(b.call(kSync, 0).status == kOk);  // after three tries, given up
+  CHECK(b.given_up_ == 1);
+  for (int i = 0; i < 100 && b.wfault_qpns_.empty(); ++i) b.tick();
+  REQUIRE(b.wfault_qpns_ == std::vector<uint32_t>{q});
+  const uint64_t reads = b.mem_.reads();
+  const Rsp r = b.call(kRead, q);
+  REQUIRE(r.status == kOk);
+  CHECK(r.data == made_fatal(v, true));
+  CHECK(b.mem_.reads() == reads);           // it never left the cache
+  REQUIRE(b.call(kRead, other).status == kOk);  // the rest goes on
+  b.mem_.set_options(AxiMemoryOptions{});
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  CHECK(b.memory_qpc(q) == made_fatal(v, true));  // dirty again: written now
   CHECK(b.mem_.violations().empty());
   CHECK_FALSE(b.ctx_->gotError());
 }

@@ -52,6 +52,7 @@ module qpm_csr #(
   output logic [1:0]             evict_policy_o,  // 0 = tree-PLRU
   output logic [15:0]            trap_timeout_o,  // cycles a trap question may wait
   output logic [15:0]            reset_timeout_o, // cycles a reset may wait for DMAs
+  output logic [7:0]             wb_retry_budget_o, // tries of a write-back before it is given up
   // some directory entry is mapped: QPT_BASE and QPN_LIMIT are read-only (SPEC §3.2)
   input  logic                   table_locked_i,
   // event counters: bit i adds one to counter i this cycle
@@ -67,6 +68,7 @@ module qpm_csr #(
   localparam logic [9:0] WordEvictPolicy = 10'h005;
   localparam logic [9:0] WordTrapTimeout = 10'h006;
   localparam logic [9:0] WordResetTimeout = 10'h007;
+  localparam logic [9:0] WordWbRetryBudget = 10'h008;
   localparam int unsigned CntWordBase    = 16;  // HITS at 0x040
 
   localparam logic [31:0] IdValue = 32'h5150_4d31;  // "QPM1"
@@ -111,6 +113,7 @@ module qpm_csr #(
   logic [1:0]                policy_q, policy_d;
   logic [15:0]               trap_timeout_q, trap_timeout_d;
   logic [15:0]               reset_timeout_q, reset_timeout_d;
+  logic [7:0]                wb_budget_q, wb_budget_d;
   logic [AllCounters*32-1:0] cnt_q, cnt_d;
   logic                      table_write_refused;
 
@@ -177,6 +180,7 @@ module qpm_csr #(
 
   // Register writes, after the byte strobes.
   logic [31:0] base_lo_new, base_hi_new, limit_new, policy_new, timeout_new, rst_timeout_new;
+  logic [31:0] wb_budget_new;
   logic        wr_counter;
   assign base_lo_new = merge_bytes({qpt_base_q[31:3], 3'b000}, wr_data, wr_mask);
   assign base_hi_new = merge_bytes(qpt_base_q[63:32], wr_data, wr_mask);
@@ -184,8 +188,9 @@ module qpm_csr #(
   assign policy_new  = merge_bytes({30'd0, policy_q}, wr_data, wr_mask);
   assign timeout_new = merge_bytes({16'd0, trap_timeout_q}, wr_data, wr_mask);
   assign rst_timeout_new = merge_bytes({16'd0, reset_timeout_q}, wr_data, wr_mask);
-  logic [31:0] unused_timeout_hi;   // EVICT_TRAP_TIMEOUT and RESET_TIMEOUT are 16 bits
-  assign unused_timeout_hi = {timeout_new[31:16], rst_timeout_new[31:16]};
+  assign wb_budget_new   = merge_bytes({24'd0, wb_budget_q}, wr_data, wr_mask);
+  logic [55:0] unused_timeout_hi;   // EVICT_TRAP_TIMEOUT and RESET_TIMEOUT are 16 bits, WB_RETRY_BUDGET 8
+  assign unused_timeout_hi = {timeout_new[31:16], rst_timeout_new[31:16], wb_budget_new[31:8]};
   assign wr_counter  = (32'(wr_word) >= CntWordBase) &&
                        (32'(wr_word) < CntWordBase + AllCounters);
 
@@ -195,6 +200,7 @@ module qpm_csr #(
     policy_d    = policy_q;
     trap_timeout_d = trap_timeout_q;
     reset_timeout_d = reset_timeout_q;
+    wb_budget_d     = wb_budget_q;
     bresp_d     = bresp_q;
     table_write_refused = 1'b0;
     if (wr_fire) begin
@@ -229,6 +235,7 @@ module qpm_csr #(
         // 16 bits; the upper half is ignored (reads back 0).
         WordTrapTimeout: trap_timeout_d = timeout_new[15:0];
         WordResetTimeout: reset_timeout_d = rst_timeout_new[15:0];
+        WordWbRetryBudget: wb_budget_d    = wb_budget_new[7:0];
         default: begin
           // counters are read-only; everything else is outside the map
           if (!wr_counter) bresp_d = RespSlvErr;
@@ -291,6 +298,7 @@ module qpm_csr #(
       WordEvictPolicy: rd_value = {30'd0, policy_q};
       WordTrapTimeout: rd_value = {16'd0, trap_timeout_q};
       WordResetTimeout: rd_value = {16'd0, reset_timeout_q};
+      WordWbRetryBudget: rd_value = {24'd0, wb_budget_q};
       default: begin
         rd_mapped = cnt_mapped;
         if (cnt_mapped) rd_value = cnt_value;
@@ -320,6 +328,7 @@ module qpm_csr #(
       policy_q    <= PolicyPlru;
       trap_timeout_q <= 16'd256;
       reset_timeout_q <= 16'd4096;
+      wb_budget_q     <= 8'd16;
       cnt_q       <= '0;
       cnt_inc_q   <= '0;
       aw_hold_q   <= 1'b0;
@@ -338,6 +347,7 @@ module qpm_csr #(
       policy_q    <= policy_d;
       trap_timeout_q <= trap_timeout_d;
       reset_timeout_q <= reset_timeout_d;
+      wb_budget_q     <= wb_budget_d;
       cnt_q       <= cnt_d;
       cnt_inc_q   <= cnt_inc;
       aw_hold_q   <= aw_hold_d;
@@ -364,6 +374,7 @@ module qpm_csr #(
   assign evict_policy_o = policy_q;
   assign trap_timeout_o = trap_timeout_q;
   assign reset_timeout_o = reset_timeout_q;
+  assign wb_retry_budget_o = wb_budget_q;
 
   // Byte-address bits below the word and the masked-off bits of QPT_BASE_LO.
   logic unused_csr;

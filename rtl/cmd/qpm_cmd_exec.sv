@@ -139,6 +139,7 @@ module qpm_cmd_exec #(
       // software sees.
       exec_rsp.qpc.ev_pending    = '0;
       exec_rsp.qpc.ev_fatal_port = 1'b0;
+      exec_rsp.qpc.ev_fatal_write = 1'b0;
     end
   end
 

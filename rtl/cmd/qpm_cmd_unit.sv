@@ -422,8 +422,8 @@ module qpm_cmd_unit #(
   end
 
   assign refused_o   = fsm_q == Decode && is_qp_cmd && cmd_q.qpn[31:qpm_pkg::QpnW] != '0;
-  assign pf_visit_o  = fsm_q == Execute && pf_cmd;
-  assign pf_moved_o  = fsm_q == Execute && pf_cmd && pf_hits;
+  assign pf_visit_o  = pf_step;   // once per QPC, however often it was read
+  assign pf_moved_o  = pf_step && fsm_q == CtxWait;
   assign rsp_valid_o = fsm_q == Respond && !ev_pending_q;
   // Counted once, when the reset's final write is answered.
   logic rst_written;

@@ -67,6 +67,7 @@ module qpm_cache_maint #(
   output logic                     xread_o,          // ask for the pipe's read slot ...
   input  logic                     xread_ok_i,       // ... granted this cycle
   input  logic                     sync_pend_i,      // a write-back it waits for is in flight
+  input  logic                     page_wfault_i,    // a write of the page was given up
   // directory and page reads (ID MaintRdId), the directory write (ID MaintWrId)
   output logic                     mem_req_valid_o,
   input  logic                     mem_req_ready_i,
@@ -197,6 +198,14 @@ module qpm_cache_maint #(
             if (rsp_ready_i) begin
               x_state_d   = XIdle;   // memory holds every QPC: OK
               rsp_valid_o = 1'b1;
+            end
+          end else if (page_wfault_i) begin
+            // A context of the page is not in memory (its write was given up, docs/qp-cache.md
+            // section 20): the page holds a QP memory cannot show, so it stays (BUSY).
+            if (rsp_ready_i) begin
+              x_state_d    = XIdle;
+              rsp_valid_o  = 1'b1;
+              rsp_status_o = qpm_pkg::CtxBusy;
             end
           end else begin
             // Memory now holds every QPC of the page: look for a valid one.

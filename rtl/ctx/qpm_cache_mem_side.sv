@@ -27,6 +27,7 @@ module qpm_cache_mem_side #(
   input  logic [63:0]              qpt_base_i,
   // the write-back buffer (qpm_wb_buffer): allocated and loaded by the pipe
   output logic                     wb_free_any_o,
+  output logic [WbW:0]             wb_free_cnt_o,
   input  logic                     wb_alloc_i,
   input  logic [QpnW-1:0]          wb_alloc_qpn_i,
   input  logic                     wb_alloc_maint_i,
@@ -37,6 +38,22 @@ module qpm_cache_mem_side #(
   input  logic [511:0]             wb_load_data_i,
   output logic [WbDepth-1:0]       wb_pend_o,
   output logic [WbDepth*QpnW-1:0]  wb_pend_qpn_o,
+  // write faults (qpm_wb_buffer): the budget, the announced given-up entry, its mark by
+  // the pipe and its return to a miss register (swapped with that register's victim)
+  input  logic [7:0]               wb_retry_budget_i,
+  input  logic                     wb_alloc_swap_i,
+  output logic [QpnW-1:0]          wb_ann_qpn_o,
+  output logic                     wb_mark_req_o,
+  input  logic                     wb_mark_take_i,
+  input  logic                     wb_drop_i,
+  input  logic [QpnW-1:0]          wb_drop_qpn_i,
+  output logic [WbDepth-1:0]       wb_gu_o,
+  input  logic                     wb_ret_want_i,
+  input  logic [QpnW-1:0]          wb_ret_qpn_i,
+  output logic                     wb_ret_staged_o,
+  output logic [511:0]             wb_ret_data_o,
+  input  logic                     wb_ret_take_i,
+  output logic                     cnt_given_up_o,
   // the maintenance engine (qpm_cache_maint)
   input  logic                     maint_start_i,
   input  qpm_pkg::ctx_req_t        maint_start_req_i,
@@ -105,11 +122,14 @@ module qpm_cache_mem_side #(
   ) u_wb (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
+    .retry_budget_i  (wb_retry_budget_i),
     .free_any_o      (wb_free_any_o),
+    .free_cnt_o      (wb_free_cnt_o),
     .alloc_i         (wb_alloc_i),
     .alloc_qpn_i     (wb_alloc_qpn_i),
     // the engine waits for its own read-outs, and for the victims it marks
     .alloc_sync_i    (wb_alloc_maint_i || (wb_alloc_i && mark_victims)),
+    .alloc_swap_i    (wb_alloc_swap_i),
     .alloc_idx_o     (wb_alloc_idx_o),
     .load_i          (wb_load_i),
     .load_idx_i      (wb_load_idx_i),
@@ -126,8 +146,30 @@ module qpm_cache_mem_side #(
     .sync_start_i    (sync_start),
     .sync_pend_o     (wb_sync_pend),
     .pend_o          (wb_pend_o),
-    .pend_qpn_o      (wb_pend_qpn_o)
+    .pend_qpn_o      (wb_pend_qpn_o),
+    .ann_qpn_o       (wb_ann_qpn_o),
+    .mark_req_o      (wb_mark_req_o),
+    .mark_take_i     (wb_mark_take_i),
+    .drop_i          (wb_drop_i),
+    .drop_qpn_i      (wb_drop_qpn_i),
+    .gu_o            (wb_gu_o),
+    .ret_want_i      (wb_ret_want_i),
+    .ret_qpn_i       (wb_ret_qpn_i),
+    .ret_staged_o    (wb_ret_staged_o),
+    .ret_data_o      (wb_ret_data_o),
+    .ret_take_i      (wb_ret_take_i),
+    .cnt_given_up_o  (cnt_given_up_o)
   );
+
+  // A given-up entry of the page MAP/UNMAP works on: memory does not hold that context.
+  logic page_wfault;
+  always_comb begin
+    page_wfault = 1'b0;
+    for (int unsigned e = 0; e < WbDepth; e++) begin
+      if (wb_gu_o[e] && DirIdxW'(wb_pend_qpn_o[e*QpnW +: QpnW] >> PageBits) == maint_lock_idx_o)
+        page_wfault = 1'b1;
+    end
+  end
 
   qpm_cache_maint #(
     .Lines    (Lines),
@@ -158,6 +200,7 @@ module qpm_cache_mem_side #(
     .xread_o         (xread_o),
     .xread_ok_i      (xread_ok_i),
     .sync_pend_i     (wb_sync_pend),
+    .page_wfault_i   (page_wfault),
     .mem_req_valid_o (x_req_valid),
     .mem_req_ready_i (x_req_ready),
     .mem_req_write_o (x_req_write),

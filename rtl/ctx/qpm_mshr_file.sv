@@ -36,7 +36,8 @@ module qpm_mshr_file #(
   localparam int unsigned Lines = Sets * Ways,
   localparam int unsigned LineW = $clog2(Lines),
   localparam int unsigned TagW  = QpnW - SetW,
-  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1
+  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1,
+  localparam int unsigned WbW   = (WbDepth > 1) ? $clog2(WbDepth) : 1
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -47,6 +48,7 @@ module qpm_mshr_file #(
   output logic                    look_filling_o,  // ... and its fill is not done yet
   output logic [MshrW-1:0]        look_idx_o,
   output logic                    free_any_o,
+  output logic                    free_two_o,
   output logic [MshrW-1:0]        free_idx_o,
   output logic                    page_busy_o,     // one works on page look_qpn_i[DirIdxW-1:0]
   // MAP/UNMAP of a directory entry under way: its page's registers wait in Dir
@@ -84,13 +86,26 @@ module qpm_mshr_file #(
   output logic [LineW-1:0]        reserve_line_o,
   // a dirty victim read out through the pipe into the write-back buffer
   input  logic                    wbread_ok_i,     // the pipe and a buffer entry are free
+  input  logic [WbW:0]            wb_free_cnt_i,   // free buffer entries
+  output logic                    xread_room_o,    // ... beyond those promised, and one more
   output logic                    wbread_o,
   output logic [LineW-1:0]        wbread_line_o,
   output logic [QpnW-1:0]         wbread_qpn_o,
   output logic [MshrW-1:0]        wbread_idx_o,    // ... for this register
+  input  logic [WbW-1:0]          wbread_wb_idx_i, // ... into this buffer entry
   output logic [Mshrs-1:0]        victim_out_o,    // registers with a victim to read out
   input  logic [WbDepth-1:0]      wb_pend_i,       // write-back buffer entries in flight
   input  logic [WbDepth*QpnW-1:0] wb_pend_qpn_i,
+  // the buffer's given-up entries: a register whose QPN has one takes its fill from
+  // there (ret_take_o, in a cycle ret_ok_i says the QPC is staged and no memory fill
+  // lands) instead of reading memory; one with a dirty victim swaps it in (swap_o). One
+  // register at a time, held until it takes it (ret_qpn_o names the entry).
+  input  logic [WbDepth-1:0]      wb_gu_i,
+  output logic                    ret_want_o,
+  output logic [QpnW-1:0]         ret_qpn_o,
+  input  logic                    ret_ok_i,
+  output logic                    ret_take_o,
+  output logic                    swap_o,
   // a directory write (MAP/UNMAP_PAGE) took effect: the directory cache forgets it
   input  logic                    dir_inval_i,
   input  logic [DirIdxW-1:0]      dir_inval_idx_i,
@@ -111,6 +126,7 @@ module qpm_mshr_file #(
   output logic [QpnW-1:0]         fill_qpn_o,
   output logic [57:0]             fill_addr_o,     // QPC address bits 63:6
   output logic                    fill_fatal_o,    // a read of this QPC failed before
+  output logic                    fill_wfault_o,   // the QPC comes back from a write given up
   // events for the counters
   output logic                    cnt_eviction_o,
   output logic                    cnt_walk_o,
@@ -162,7 +178,7 @@ module qpm_mshr_file #(
   logic                 rq_line_d;
 
   // ---- the compares: the pipe's QPN, free registers, the write-back hazard
-  logic [Mshrs-1:0]      m_busy, m_replay, m_victim_out, m_wb_hazard_q;
+  logic [Mshrs-1:0]      m_busy, m_replay, m_victim_out, m_wb_hazard_q, m_ret;
   logic [Mshrs*QpnW-1:0] m_qpn_flat, m_vqpn_flat;
   logic [Mshrs*WayW-1:0] m_way_flat;
   logic [Mshrs-1:0]      m_owns;
@@ -197,16 +213,20 @@ module qpm_mshr_file #(
     .vqpn_i         (m_vqpn_flat),
     .wb_pend_i      (wb_pend_i),
     .wb_pend_qpn_i  (wb_pend_qpn_i),
-    .alloc_i        (park_i && alloc_i),
+    .alloc_i        (alloc_i),
     .alloc_idx_i    (park_idx_i),
     .alloc_qpn_i    (alloc_qpn_i),
     .wbread_i       (wbread_o),
     .wbread_qpn_i   (wbread_qpn_o),
+    .wbread_wb_idx_i (wbread_wb_idx_i),
+    .wb_gu_i        (wb_gu_i),
+    .ret_o          (m_ret),
     .look_qpn_i     (look_qpn_i),
     .look_on_o      (look_on_o),
     .look_filling_o (look_filling_o),
     .look_idx_o     (look_idx_o),
     .free_any_o     (free_any_o),
+    .free_two_o     (free_two_o),
     .free_idx_o     (free_idx_o),
     .page_busy_o    (page_busy_o),
     .wb_hazard_o    (m_wb_hazard_q),
@@ -226,47 +246,65 @@ module qpm_mshr_file #(
     assign deq_seq_o[g*SeqW +: SeqW]   = m_deq_q[g];
   end
 
-  // ---- which registers can take a shared step now; round-robin among them from the
-  // register after the last one served: a miss waiting for a victim way must not shut
-  // out the registers whose fills would free one.
-  logic [Mshrs-1:0] m_can;
-  logic             sched_any;
-  logic [MshrW-1:0] sched;
-  always_comb begin
-    for (int unsigned m = 0; m < Mshrs; m++) begin
-      unique case (m_state_q[m])
-        MVictim, MVictTake: m_can[m] = 1'b1;
-        MWbRead:            m_can[m] = wbread_ok_i;
-        MDir:               m_can[m] = !m_locked[m];
-        MDirReq:            m_can[m] = !rq_valid_q;
-        MFillReq:           m_can[m] = !rq_valid_q && !m_wb_hazard_q[m];
-        default:            m_can[m] = 1'b0;
-      endcase
-    end
+  // ---- the scheduler: which register takes the shared step (qpm_mshr_sched)
+  logic             sched_any, take_room, ret_own_valid;
+  logic [MshrW-1:0] sched, ret_own;
+  logic [Mshrs-1:0] in_victim, in_take, in_wbread, in_dir, in_dirreq, in_fillreq;
+  for (genvar g = 0; g < Mshrs; g++) begin : gen_in
+    assign in_victim[g]  = m_state_q[g] == MVictim || m_state_q[g] == MVictTake;
+    assign in_take[g]    = m_state_q[g] == MVictTake;
+    assign in_wbread[g]  = m_state_q[g] == MWbRead;
+    assign in_dir[g]     = m_state_q[g] == MDir;
+    assign in_dirreq[g]  = m_state_q[g] == MDirReq;
+    assign in_fillreq[g] = m_state_q[g] == MFillReq;
   end
-  qpm_rr_arbiter #(.N(Mshrs)) u_sched (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .req_i     (m_can),
-    .advance_i (sched_any),
-    .any_o     (sched_any),
-    .idx_o     (sched)
+  qpm_mshr_sched #(
+    .Mshrs   (Mshrs),
+    .WbDepth (WbDepth)
+  ) u_sched (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .in_victim_i   (in_victim),
+    .in_take_i     (in_take),
+    .in_wbread_i   (in_wbread),
+    .in_dir_i      (in_dir),
+    .in_dirreq_i   (in_dirreq),
+    .in_fillreq_i  (in_fillreq),
+    .locked_i      (m_locked),
+    .hazard_i      (m_wb_hazard_q),
+    .ret_i         (m_ret),
+    .rq_busy_i     (rq_valid_q),
+    .wbread_ok_i   (wbread_ok_i),
+    .ret_ok_i      (ret_ok_i),
+    .wb_free_cnt_i (wb_free_cnt_i),
+    .sched_any_o   (sched_any),
+    .sched_o       (sched),
+    .vict_valid_i  (vict_valid_i),
+    .vict_dirty_i  (vict_dirty_i),
+    .take_room_o   (take_room),
+    .xread_room_o  (xread_room_o),
+    .ret_want_o    (ret_own_valid),
+    .ret_own_o     (ret_own),
+    .ret_take_o    (ret_take_o)
   );
 
   mshr_e s_state;
-  assign s_state        = m_state_q[sched];
-  assign vict_set_o     = m_qpn_q[sched][SetW-1:0];
-  assign vict_step_o    = sched_any && s_state == MVictim;
-  assign vict_mshr_o    = sched;
+  assign s_state         = m_state_q[sched];
+  assign vict_set_o      = m_qpn_q[sched][SetW-1:0];
+  assign vict_step_o     = sched_any && s_state == MVictim;
+  assign vict_mshr_o     = sched;
   assign vict_take_o     = sched_any && s_state == MVictTake;
   assign vict_take_way_o = m_way_q[sched];
-  assign reserve_o       = vict_take_o && vict_take_ok_i;
+  assign reserve_o       = vict_take_o && vict_take_ok_i && take_room;
   assign reserve_line_o  = line_of(vict_set_o, vict_take_way_o);
-  assign wbread_o       = sched_any && s_state == MWbRead;
-  assign wbread_line_o  = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
-  assign wbread_qpn_o   = m_vqpn_q[sched];
-  assign wbread_idx_o   = sched;
-  assign victim_out_o   = m_victim_out;
+  assign wbread_o        = sched_any && s_state == MWbRead;
+  assign wbread_line_o   = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
+  assign wbread_qpn_o    = m_vqpn_q[sched];
+  assign wbread_idx_o    = sched;
+  assign victim_out_o    = m_victim_out;
+  assign ret_want_o      = ret_own_valid;
+  assign ret_qpn_o       = m_qpn_q[ret_own];
+  assign swap_o          = ret_take_o && s_state == MWbRead;
 
   // ---- the walk's directory cache (qpm_dir_table): looked up by the scheduled
   // register, filled by a directory read that found a mapped page
@@ -292,11 +330,15 @@ module qpm_mshr_file #(
   // ---- memory responses
   mshr_e r_state;
   assign r_state         = m_state_q[mem_rsp_idx_i];
-  assign fill_o          = mem_rsp_valid_i && r_state == MFillWait && !mem_rsp_error_i;
-  assign fill_line_o     = line_of(m_qpn_q[mem_rsp_idx_i][SetW-1:0], m_way_q[mem_rsp_idx_i]);
-  assign fill_qpn_o      = m_qpn_q[mem_rsp_idx_i];
-  assign fill_addr_o     = m_addr_q[mem_rsp_idx_i][60:3];
-  assign fill_fatal_o    = m_fatal_q[mem_rsp_idx_i];
+  logic [MshrW-1:0] fill_idx;
+  assign fill_idx        = ret_take_o ? sched : mem_rsp_idx_i;
+  assign fill_o          = (mem_rsp_valid_i && r_state == MFillWait && !mem_rsp_error_i)
+                        || ret_take_o;
+  assign fill_line_o     = line_of(m_qpn_q[fill_idx][SetW-1:0], m_way_q[fill_idx]);
+  assign fill_qpn_o      = m_qpn_q[fill_idx];
+  assign fill_addr_o     = m_addr_q[fill_idx][60:3];
+  assign fill_fatal_o    = m_fatal_q[fill_idx] && !ret_take_o;
+  assign fill_wfault_o   = ret_take_o;
   assign dir_fill       = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
                         && mem_rsp_word_i[0];
   assign dir_fill_idx   = DirIdxW'(m_qpn_q[mem_rsp_idx_i] >> PageBits);
@@ -342,8 +384,9 @@ module qpm_mshr_file #(
     rq_line_d  = s_state == MFillReq;
 
     // the pipe: allocation, parking, replays
-    if (park_i) begin
-      m_enq_d[park_idx_i] = m_enq_q[park_idx_i] + SeqW'(1);
+    // (the pipe's write-fault mark allocates a register with nothing parked on it)
+    if (park_i || alloc_i) begin
+      if (park_i) m_enq_d[park_idx_i] = m_enq_q[park_idx_i] + SeqW'(1);
       if (alloc_i) begin
         m_state_d[park_idx_i]  = MDir;
         m_qpn_d[park_idx_i]    = alloc_qpn_i;
@@ -372,6 +415,8 @@ module qpm_mshr_file #(
         MVictTake: begin
           if (!vict_take_ok_i) begin
             m_state_d[sched] = MVictim;    // choose again
+          end else if (!take_room) begin
+            m_state_d[sched] = MVictTake;  // a dirty victim waits for a promised entry
           end else if (vict_valid_i && vict_dirty_i) begin
             m_vqpn_d[sched]  = {vict_tag_i, vict_set_o};
             m_state_d[sched] = MWbRead;
@@ -394,6 +439,13 @@ module qpm_mshr_file #(
         end
         default: ;
       endcase
+      // A return: the fill comes from the write-back buffer now, and the QP is made
+      // fatal by it (as after a failed read, its commands' writes are refused).
+      if (ret_take_o) begin
+        rq_load           = 1'b0;
+        m_fatal_d[sched]  = 1'b1;
+        m_state_d[sched]  = MReplay;
+      end
     end
 
     // memory responses
@@ -460,22 +512,13 @@ module qpm_mshr_file #(
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         m_state_q[g]  <= MFree;
-        m_qpn_q[g]    <= '0;
-        m_way_q[g]    <= '0;
-        m_vqpn_q[g]   <= '0;
-        m_addr_q[g]   <= '0;
         m_status_q[g] <= qpm_pkg::CtxOk;
-        m_enq_q[g]    <= '0;
-        m_deq_q[g]    <= '0;
+        {m_qpn_q[g], m_way_q[g], m_vqpn_q[g], m_addr_q[g], m_enq_q[g], m_deq_q[g]} <= '0;
       end else begin
         m_state_q[g]  <= m_state_d[g];
-        m_qpn_q[g]    <= m_qpn_d[g];
-        m_way_q[g]    <= m_way_d[g];
-        m_vqpn_q[g]   <= m_vqpn_d[g];
-        m_addr_q[g]   <= m_addr_d[g];
         m_status_q[g] <= m_status_d[g];
-        m_enq_q[g]    <= m_enq_d[g];
-        m_deq_q[g]    <= m_deq_d[g];
+        {m_qpn_q[g], m_way_q[g], m_vqpn_q[g], m_addr_q[g], m_enq_q[g], m_deq_q[g]}
+          <= {m_qpn_d[g], m_way_d[g], m_vqpn_d[g], m_addr_d[g], m_enq_d[g], m_deq_d[g]};
       end
     end
   end

@@ -13,7 +13,8 @@
 // a miss register's QPN is not cached, so it cannot become a victim while the register
 // lives; its hazards can only clear, and last cycle's view errs on the safe side (a
 // victim read out this cycle is in last cycle's WbRead compare, and in the write-back
-// buffer's from the next cycle on).
+// buffer's from the next cycle on). A register whose hazard is a given-up entry only
+// (ret_o) takes its fill from that entry (qpm_wb_buffer, docs/qp-cache.md section 20).
 //
 // Pages: MAP/UNMAP_PAGE start only when no register works on a QPN of their page
 // (page_busy_o, for the pipe's request), and while one runs (lock_i) a register of that
@@ -34,7 +35,8 @@ module qpm_mshr_match #(
   parameter int unsigned SetW     = 6,
   localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1,
   localparam int unsigned QpnW  = qpm_pkg::QpnW,
-  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1
+  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1,
+  localparam int unsigned WbW   = (WbDepth > 1) ? $clog2(WbDepth) : 1
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -50,12 +52,18 @@ module qpm_mshr_match #(
   input  logic [QpnW-1:0]         alloc_qpn_i,     // ... for this QPN
   input  logic                    wbread_i,        // a victim is read out into the buffer
   input  logic [QpnW-1:0]         wbread_qpn_i,
+  input  logic [WbW-1:0]          wbread_wb_idx_i, // ... at this entry
+  // the write-back buffer's given-up entries (qpm_wb_buffer)
+  input  logic [WbDepth-1:0]      wb_gu_i,
+  output logic [Mshrs-1:0]        ret_o,           // registered: the register waits only on a
+                                                   // given-up entry (its fill comes from there)
   // the pipe's QPN
   input  logic [QpnW-1:0]         look_qpn_i,
   output logic                    look_on_o,       // a register works on look_qpn_i
   output logic                    look_filling_o,  // ... and its fill is not done yet
   output logic [MshrW-1:0]        look_idx_o,
   output logic                    free_any_o,
+  output logic                    free_two_o,      // at least two registers are free
   output logic [MshrW-1:0]        free_idx_o,
   output logic                    page_busy_o,     // one works on page look_qpn_i[DirIdxW-1:0]
   output logic [Mshrs-1:0]        wb_hazard_o,     // registered (see the header)
@@ -84,6 +92,7 @@ module qpm_mshr_match #(
     assign locked_o[m] = lock_i && page == lock_idx_i;
   end
 
+  assign free_two_o = (~busy_i & (~busy_i - 1'b1)) != '0;
   always_comb begin
     look_on_o      = 1'b0;
     look_filling_o = 1'b0;
@@ -106,18 +115,20 @@ module qpm_mshr_match #(
     end
   end
 
-  // The entry a victim read out last cycle became pending this cycle (one at most).
-  logic [WbDepth-1:0] pend_prev_q, pend_new, alloc_match;
+  // The entry a victim read out last cycle went into (a new one, or the announced entry
+  // a return swapped it into: named by index, not by a rising pending bit).
+  logic [WbDepth-1:0] pend_new, alloc_match;
   logic               new_victim_q;
   logic [QpnW-1:0]    new_qpn_q;
+  logic [WbW-1:0]     new_idx_q;
   logic [WbDepth-1:0] mask_q [Mshrs];
   logic [WbDepth-1:0] mask_d [Mshrs];
-  assign pend_new = wb_pend_i & ~pend_prev_q;
+  assign pend_new = WbDepth'(1) << new_idx_q;
   for (genvar e = 0; e < WbDepth; e++) begin : gen_alloc_match
     assign alloc_match[e] = wb_pend_i[e] && wb_pend_qpn_i[e*QpnW +: QpnW] == alloc_qpn_i;
   end
 
-  logic [Mshrs-1:0] hazard, hazard_q;
+  logic [Mshrs-1:0] hazard, hazard_q, ret, ret_q;
   always_comb begin
     for (int unsigned m = 0; m < Mshrs; m++) begin
       if (alloc_i && alloc_idx_i == MshrW'(m)) begin
@@ -128,6 +139,7 @@ module qpm_mshr_match #(
         mask_d[m] = mask_q[m] & wb_pend_i;
       end
       hazard[m] = mask_d[m] != '0;
+      ret[m]    = (mask_d[m] & wb_gu_i) != '0 && (mask_d[m] & ~wb_gu_i) == '0;
       for (int unsigned v = 0; v < Mshrs; v++) begin
         if (victim_out_i[v] && vqpn_i[v*QpnW +: QpnW] == qpn_i[m*QpnW +: QpnW]) hazard[m] = 1'b1;
       end
@@ -137,19 +149,22 @@ module qpm_mshr_match #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       hazard_q     <= '0;
-      pend_prev_q  <= '0;
+      ret_q        <= '0;
       new_victim_q <= 1'b0;
       new_qpn_q    <= '0;
+      new_idx_q    <= '0;
       for (int unsigned m = 0; m < Mshrs; m++) mask_q[m] <= '0;
     end else begin
       hazard_q     <= hazard;
-      pend_prev_q  <= wb_pend_i;
+      ret_q        <= ret;
       new_victim_q <= wbread_i;
       new_qpn_q    <= wbread_qpn_i;
+      new_idx_q    <= wbread_wb_idx_i;
       for (int unsigned m = 0; m < Mshrs; m++) mask_q[m] <= mask_d[m];
     end
   end
   assign wb_hazard_o = hazard_q;
+  assign ret_o       = ret_q;
 
   // Two miss registers never work on the same QPN.
   logic two_on_one_qpn;

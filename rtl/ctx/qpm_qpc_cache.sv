@@ -50,9 +50,17 @@ module qpm_qpc_cache #(
   input  qpm_pkg::ctx_req_t     req_i,
   output logic                  rsp_valid_o,
   output qpm_pkg::ctx_rsp_t     rsp_o,
-  // a fill made its QP fatal (a read of its QPC failed first; never beside rsp_valid_o)
+  // a fill made its QP fatal (a read of its QPC failed first; never beside rsp_valid_o),
+  // or (mem_fatal_write_o) a write-back of its QPC was given up (docs/errors.md)
   output logic                  mem_fatal_o,
   output logic [qpm_pkg::QpnW-1:0] mem_fatal_qpn_o,
+  output logic                  mem_fatal_write_o,
+  // write faults: tries of a write-back before it is given up (WB_RETRY_BUDGET, 0:
+  // never), one pulse per entry given up (WB_GIVEN_UP), and the command unit's lock
+  input  logic [7:0]            wb_retry_budget_i,
+  output logic                  cnt_given_up_o,
+  input  logic                  lock_valid_i,
+  input  logic [qpm_pkg::QpnW-1:0] lock_qpn_i,
   // memory requests to qpm_axi_master (the IDs: MaintRdId, MaintWrId below)
   output logic                  mem_req_valid_o,
   input  logic                  mem_req_ready_i,
@@ -110,7 +118,8 @@ module qpm_qpc_cache #(
   logic             touch, dirty, pin, pin_value, excl, dirty_p1, excl_p1;
   logic [LineW-1:0] p1_line, scan_line, reserve_line;
   // miss registers
-  logic             m_on, m_filling, m_free_any, m_page_busy;
+  logic             m_on, m_filling, m_free_any, m_free_two, m_page_busy, xread_room;
+  logic [WbW:0]     wb_free_cnt;
   logic [MshrW-1:0] m_idx, m_free_idx;
   logic             park, alloc, deq;
   logic [MshrW-1:0] park_idx;
@@ -140,6 +149,13 @@ module qpm_qpc_cache #(
   logic [511:0]     wb_load_data;
   logic [WbDepth-1:0]      wb_pend;
   logic [WbDepth*QpnW-1:0] wb_pend_qpn;
+  // write faults: the announced given-up entry, its mark, its return (section 20)
+  logic             mark_req, mark_take, wb_drop, ret_want, ret_staged, ret_take;
+  logic             wb_swap, fill_wfault;
+  logic [QpnW-1:0]  ann_qpn, wb_drop_qpn;
+  logic [511:0]     ret_data;
+  logic [WbDepth-1:0] wb_gu;
+  logic [QpnW-1:0]  ret_qpn;
   logic             x_busy, x_lock, x_start, x_clean, x_drop, xread, xread_ok, x_rsp_valid;
   logic [qpm_pkg::CtxTagW-1:0] x_rsp_tag;
   qpm_pkg::ctx_status_e        x_rsp_status;
@@ -230,6 +246,7 @@ module qpm_qpc_cache #(
     .look_filling_o    (m_filling),
     .look_idx_o        (m_idx),
     .free_any_o        (m_free_any),
+    .free_two_o        (m_free_two),
     .free_idx_o        (m_free_idx),
     .page_busy_o       (m_page_busy),
     .lock_i            (x_lock),
@@ -261,6 +278,8 @@ module qpm_qpc_cache #(
     .reserve_o         (reserve),
     .reserve_line_o    (reserve_line),
     .wbread_ok_i       (wbread_ok),
+    .wb_free_cnt_i     (wb_free_cnt),
+    .xread_room_o      (xread_room),
     .wbread_o          (wbread),
     .wbread_line_o     (wbread_line),
     .wbread_qpn_o      (wbread_qpn),
@@ -284,6 +303,14 @@ module qpm_qpc_cache #(
     .fill_qpn_o        (fill_qpn),
     .fill_addr_o       (fill_addr),
     .fill_fatal_o      (fill_fatal),
+    .fill_wfault_o     (fill_wfault),
+    .wb_gu_i           (wb_gu),
+    .ret_want_o        (ret_want),
+    .ret_qpn_o         (ret_qpn),
+    .ret_ok_i          (ret_staged && !rsp_mshr),
+    .ret_take_o        (ret_take),
+    .swap_o            (wb_swap),
+    .wbread_wb_idx_i   (wb_alloc_idx),
     .cnt_eviction_o    (cnt_eviction),
     .cnt_walk_o        (cnt_walk),
     .cnt_dir_hit_o     (cnt_dir_hit),
@@ -335,10 +362,25 @@ module qpm_qpc_cache #(
     .rst_ni             (rst_ni),
     .qpt_base_i         (qpt_base_i),
     .wb_free_any_o      (wb_free_any),
+    .wb_free_cnt_o      (wb_free_cnt),
     .wb_alloc_i         (wb_alloc),
     .wb_alloc_qpn_i     (wb_alloc_qpn),
     .wb_alloc_maint_i   (wb_alloc_maint),
     .wb_alloc_idx_o     (wb_alloc_idx),
+    .wb_retry_budget_i  (wb_retry_budget_i),
+    .wb_alloc_swap_i    (wb_swap),
+    .wb_ann_qpn_o       (ann_qpn),
+    .wb_mark_req_o      (mark_req),
+    .wb_mark_take_i     (mark_take),
+    .wb_drop_i          (wb_drop),
+    .wb_drop_qpn_i      (wb_drop_qpn),
+    .wb_gu_o            (wb_gu),
+    .wb_ret_want_i      (ret_want),
+    .wb_ret_qpn_i       (ret_qpn),
+    .wb_ret_staged_o    (ret_staged),
+    .wb_ret_data_o      (ret_data),
+    .wb_ret_take_i      (ret_take),
+    .cnt_given_up_o     (cnt_given_up_o),
     .wb_load_i          (wb_load),
     .wb_load_idx_i      (wb_load_idx),
     .wb_load_addr_i     (wb_load_addr),
@@ -420,6 +462,9 @@ module qpm_qpc_cache #(
     .m_filling_i          (m_filling),
     .m_idx_i              (m_idx),
     .m_free_any_i         (m_free_any),
+    // with a retry budget, one miss register is kept for a write-fault mark's return
+    // (docs/qp-cache.md section 20): a port miss needs two free
+    .m_free_spare_i       (wb_retry_budget_i == '0 ? m_free_any : m_free_two),
     .m_free_idx_i         (m_free_idx),
     .m_page_busy_i        (m_page_busy),
     .park_o               (park),
@@ -435,12 +480,23 @@ module qpm_qpc_cache #(
     .fill_i               (fill),
     .fill_line_i          (fill_line),
     .fill_addr_i          (fill_addr),
-    .fill_data_i          (mem_rsp_rdata_i),
+    .fill_data_i          (ret_take ? ret_data : mem_rsp_rdata_i),
     .fill_qpn_i           (fill_qpn),
     .fill_fatal_i         (fill_fatal),
+    .fill_wfault_i        (fill_wfault),
+    .mem_fatal_write_o    (mem_fatal_write_o),
+    // no mark of a page under MAP/UNMAP: its lines must not turn dirty behind the scan
+    .mark_valid_i         (mark_req && !(x_lock && DirIdxW'(ann_qpn >> PageBits) == x_lock_idx)),
+    .lock_valid_i         (lock_valid_i),
+    .lock_qpn_i           (lock_qpn_i),
+    .mark_qpn_i           (ann_qpn),
+    .mark_take_o          (mark_take),
+    .drop_o               (wb_drop),
+    .drop_qpn_o           (wb_drop_qpn),
     .mem_fatal_o          (mem_fatal_o),
     .mem_fatal_qpn_o      (mem_fatal_qpn_o),
     .wb_free_any_i        (wb_free_any),
+    .xread_room_i         (xread_room),
     .wb_alloc_idx_i       (wb_alloc_idx),
     .wbread_ok_o          (wbread_ok),
     .wbread_i             (wbread),

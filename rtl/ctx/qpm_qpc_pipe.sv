@@ -8,9 +8,10 @@
 //       qpm_doorbell_exec) and writes the new QPC back; answer; write the RAM (a write
 //       hit, a read-modify-write or a fill); load the write-back buffer
 //
-// A fill whose read failed before (qpm_mshr_file retried it, fill_fatal_i) lands with its
-// QP made fatal, as PORT_FAULT makes one: a valid QP in neither RESET nor ERR goes to ERR
-// with QP_FATAL pending (cause: memory) and its line dirty, and mem_fatal_o names it to
+// A fill whose read failed before (qpm_mshr_file retried it, fill_fatal_i), or that brings
+// back a context whose write-back was given up (fill_wfault_i, docs/qp-cache.md section
+// 20), lands with its QP made fatal (qpm_qpc_fatal): a valid QP in neither RESET nor ERR
+// goes to ERR with QP_FATAL pending and its line dirty, and mem_fatal_o names it to
 // the fatal and flush engines from P1 (docs/events.md, "Memory faults"). P0 takes no
 // request in that cycle, so no answer meets mem_fatal_o. A command's write, pin or unpin
 // that waited on such a fill is refused (CtxMemErr, nothing changes): the command read
@@ -66,6 +67,7 @@ module qpm_qpc_pipe #(
   input  logic                     m_filling_i,
   input  logic [MshrW-1:0]         m_idx_i,
   input  logic                     m_free_any_i,
+  input  logic                     m_free_spare_i,     // one more: the last is a mark's
   input  logic [MshrW-1:0]         m_free_idx_i,
   input  logic                     m_page_busy_i,      // one works on the DirWrite's page
   output logic                     park_o,
@@ -86,10 +88,21 @@ module qpm_qpc_pipe #(
   input  logic [511:0]             fill_data_i,
   input  logic [QpnW-1:0]          fill_qpn_i,
   input  logic                     fill_fatal_i,
-  output logic                     mem_fatal_o,        // P1: the fill made its QP fatal
-  output logic [QpnW-1:0]          mem_fatal_qpn_o,
+  input  logic                     fill_wfault_i,      // from a write given up (a return)
+  output logic                     mem_fatal_o,        // P1: the fill made its QP fatal,
+  output logic [QpnW-1:0]          mem_fatal_qpn_o,    // or a return or mark landed
+  output logic                     mem_fatal_write_o,  // ... (the write-fault kind)
+  // the write-back buffer's announced given-up entry: its QP is made fatal on its line
+  input  logic                     mark_valid_i,
+  input  logic                     lock_valid_i,       // the command unit's lock (a QPN
+  input  logic [QpnW-1:0]          lock_qpn_i,         // between its read and its write)
+  input  logic [QpnW-1:0]          mark_qpn_i,
+  output logic                     mark_take_o,
+  output logic                     drop_o,             // P1: the mark hit (the entry goes)
+  output logic [QpnW-1:0]          drop_qpn_o,
   // dirty lines read out into the write-back buffer
   input  logic                     wb_free_any_i,
+  input  logic                     xread_room_i,       // entries beyond those promised
   input  logic [WbW-1:0]           wb_alloc_idx_i,
   output logic                     wbread_ok_o,        // a miss register may read one out
   input  logic                     wbread_i,           // ... and does (always taken)
@@ -126,13 +139,20 @@ module qpm_qpc_pipe #(
   // ---------------------------------------------------------------------------------
   // P0: the request in the pipe and its decision
   // ---------------------------------------------------------------------------------
-  qpm_pkg::ctx_req_t r;
-  logic              r_valid, r_is_replay, r_failed_replay, r_in_range;
+  qpm_pkg::ctx_req_t r, mark_req;
+  logic              r_valid, r_is_replay, r_is_mark, r_failed_replay, r_in_range;
   assign r_is_replay     = stage_valid_i;
-  assign r               = stage_valid_i ? stage_req_i : req_i;
+  // A write-fault mark (docs/qp-cache.md section 20) goes before a port request.
+  assign r_is_mark       = !stage_valid_i && mark_valid_i;
+  always_comb begin
+    mark_req       = '0;
+    mark_req.index = mark_qpn_i;
+    mark_req.op    = qpm_pkg::CtxDp;
+  end
+  assign r               = stage_valid_i ? stage_req_i : r_is_mark ? mark_req : req_i;
   // A port request waits while a starved miss drains the pipe (qpm_victim_guard).
   // Maintenance runs beside the requests (qpm_cache_maint).
-  assign r_valid         = stage_valid_i || (req_valid_i && !drain_i);
+  assign r_valid         = stage_valid_i || mark_valid_i || (req_valid_i && !drain_i);
   assign r_failed_replay = r_is_replay && replay_status_i != qpm_pkg::CtxOk;
   assign r_in_range      = 32'(r.index) < qpn_limit_i;
   assign look_qpn_o      = r.index;
@@ -143,133 +163,93 @@ module qpm_qpc_pipe #(
   // read port (a miss register's first, the maintenance engine's when nothing else).
   logic xread_go, read_port_busy, write_slot_busy;
   assign wbread_ok_o     = wb_free_any_i;
-  assign xread_go        = xread_i && wb_free_any_i && !wbread_i;
+  assign xread_go        = xread_i && xread_room_i && !wbread_i;
   assign xread_ok_o      = xread_go;
   assign read_port_busy  = wbread_i || xread_go;
   assign write_slot_busy = fill_i;
 
-  // A fill that makes its QP fatal (see the header).
+  // A fill that makes its QP fatal (see the header): after a failed read, or a return
+  // of a write given up (fill_wfault_i; its line is dirty whatever the QP's state).
   qpm_pkg::qpc_t fill_qpc, fill_qpc_fatal;
-  logic          fill_makes_fatal;
+  logic          fill_live, fill_makes_fatal, fill_notice;
   assign fill_qpc         = fill_data_i[QpcW-1:0];
-  assign fill_makes_fatal = fill_i && fill_fatal_i && fill_qpc.valid
-                         && fill_qpc.state != qpm_pkg::StReset && fill_qpc.state != qpm_pkg::StErr;
-  always_comb begin
-    fill_qpc_fatal = fill_qpc;
-    if (fill_makes_fatal) begin
-      fill_qpc_fatal.state         = qpm_pkg::StErr;
-      fill_qpc_fatal.ev_pending    = fill_qpc.ev_pending | (5'd1 << qpm_event_pkg::EvBitFatal);
-      fill_qpc_fatal.ev_fatal_port = 1'b0;
-    end
-  end
+  assign fill_notice      = fill_i && (fill_fatal_i || fill_wfault_i);
+  assign fill_makes_fatal = fill_notice && fill_live;
+  qpm_qpc_fatal u_fill_fatal (
+    .qpc_i   (fill_qpc),
+    .write_i (fill_wfault_i),
+    .live_o  (fill_live),
+    .qpc_o   (fill_qpc_fatal)
+  );
 
-  typedef enum logic [2:0] {
-    PStall    = 3'd0,   // nothing consumed this cycle
-    PRespond  = 3'd1,   // answered without the RAM (status only)
-    PReadHit  = 3'd2,
-    PWriteHit = 3'd3,
-    PPark     = 3'd4,   // joins a miss register (new miss or merge)
-    PMaint    = 3'd5,   // handed to the maintenance engine
-    PRmw      = 3'd6    // read, decide in P1, write back (CtxDp)
-  } pipe_e;
 
   logic pin_op;
   assign pin_op = r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin;
 
-  pipe_e                p_act;
+  // A return or mark that makes the locked QPN fatal (P1) refuses the command's next
+  // write, pin or unpin (CtxMemErr): it read the context before, and runs again from its
+  // read, as after a failed fill (docs/qp-cache.md section 20).
+  logic cmd_marked_q, cmd_marked_now, refuse_cmd;
+  assign cmd_marked_now = p1_fatal_write_q && lock_valid_i && lock_qpn_i == p1_fatal_qpn_q;
+  assign refuse_cmd     = (cmd_marked_q || cmd_marked_now) && r.tag == qpm_pkg::TagCmd
+                       && !r_is_replay && !r_is_mark;
+
+  qpm_pkg::pipe_act_e   p_act;
   qpm_pkg::ctx_status_e p_status;
   logic                 p_new_miss, p_refused, p_merge, p_wait, p_excl;
-  always_comb begin
-    p_act      = PStall;
-    p_status   = qpm_pkg::CtxOk;
-    p_new_miss = 1'b0;
-    p_refused  = 1'b0;
-    p_merge    = 1'b0;
-    p_wait     = 1'b0;
-    p_excl     = 1'b0;   // excl_o, decided beside p_act (see there)
-    if (r_valid && !(fill_i && fill_fatal_i) && !maint_rsp_valid_i) begin
-      if (r_failed_replay) begin
-        p_act    = PRespond;               // the fill failed: so does every waiter
-        p_status = replay_status_i;
-        p_excl   = look_hit_i && pin_op;
-      end else if (r_is_replay && replay_fatal_i && (r.op == qpm_pkg::CtxWrite
-                   || r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin)) begin
-        p_act    = PRespond;               // its command read the context before the fault
-        p_status = qpm_pkg::CtxMemErr;
-        p_excl   = look_hit_i && pin_op;
-      end else if (r.op == qpm_pkg::CtxSync) begin
-        if (!maint_busy_i) p_act = PMaint;
-      end else if (r.op == qpm_pkg::CtxDirWrite) begin
-        // MAP/UNMAP start once no miss register works on the page (qpm_mshr_match).
-        if (!maint_busy_i && !m_page_busy_i) p_act = PMaint;
-      end else if (!r_in_range) begin
-        p_act     = PRespond;
-        p_status  = qpm_pkg::CtxUnmapped;  // refused before any memory access
-        p_excl    = look_hit_i && pin_op;
-        p_refused = r.op != qpm_pkg::CtxPrefetch;
-      end else if (!r_is_replay && m_on_i) begin
-        // Join a fill under way (a merge). Once the fill is done and its waiters are
-        // replaying, wait at the port instead: parking more behind them would keep the
-        // miss register (and its reserved way) alive for as long as requests keep coming.
-        if (!m_filling_i) begin
-          p_act = PStall;
-        end else if (park_free_any_i) begin
-          p_act   = PPark;
-          p_merge = r.op != qpm_pkg::CtxPrefetch;
-        end else begin
-          p_wait = 1'b1;
-        end
-      end else if (look_hit_i) begin
-        unique case (r.op)
-          qpm_pkg::CtxRead:  if (!read_port_busy)  p_act = PReadHit;
-          // a write or read-modify-write is kept out of the victim's take even in a
-          // cycle it waits (excl_o below)
-          qpm_pkg::CtxWrite: begin
-            if (!write_slot_busy) p_act = PWriteHit;
-            p_excl = 1'b1;
-          end
-          qpm_pkg::CtxDp: begin
-            if (!read_port_busy && !write_slot_busy) p_act = PRmw;
-            p_excl = 1'b1;
-          end
-          qpm_pkg::CtxPin: begin
-            p_act  = PRespond;
-            p_excl = 1'b1;
-            if (!look_pinned_i && 32'(look_pinned_in_set_i) >= Ways - 1) p_status = qpm_pkg::CtxBusy;
-          end
-          default: begin                   // CtxUnpin, CtxPrefetch
-            p_act  = PRespond;
-            p_excl = pin_op;
-          end
-        endcase
-      end else if (m_free_any_i && park_free_any_i) begin
-        p_act      = PPark;
-        p_new_miss = 1'b1;
-      end else begin
-        p_wait = 1'b1;
-      end
-    end
-  end
+  qpm_pipe_decide #(
+    .Ways (Ways)
+  ) u_decide (
+    .valid_i            (r_valid && !fill_notice && !maint_rsp_valid_i),
+    .is_mark_i          (r_is_mark),
+    .is_replay_i        (r_is_replay),
+    .failed_replay_i    (r_failed_replay),
+    .replay_status_i    (replay_status_i),
+    .replay_fatal_i     (replay_fatal_i),
+    .op_i               (r.op),
+    .refuse_cmd_i       (refuse_cmd),
+    .in_range_i         (r_in_range),
+    .look_hit_i         (look_hit_i),
+    .look_pinned_i      (look_pinned_i),
+    .look_pinned_in_set_i (look_pinned_in_set_i),
+    .m_on_i             (m_on_i),
+    .m_filling_i        (m_filling_i),
+    .m_free_any_i       (m_free_any_i),
+    .m_free_spare_i     (m_free_spare_i),
+    .m_page_busy_i      (m_page_busy_i),
+    .park_free_any_i    (park_free_any_i),
+    .maint_busy_i       (maint_busy_i),
+    .read_port_busy_i   (read_port_busy),
+    .write_slot_busy_i  (write_slot_busy),
+    .act_o              (p_act),
+    .status_o           (p_status),
+    .new_miss_o         (p_new_miss),
+    .refused_o          (p_refused),
+    .merge_o            (p_merge),
+    .wait_o             (p_wait),
+    .excl_o             (p_excl)
+  );
 
   // A port request is taken when the pipe consumes it (no replay in the way).
-  assign req_ready_o   = !stage_valid_i && p_act != PStall;
-  assign take_o        = r_is_replay && p_act != PStall;
+  assign req_ready_o   = !stage_valid_i && !r_is_mark && p_act != qpm_pkg::PipeStall;
+  assign mark_take_o   = r_is_mark && p_act != qpm_pkg::PipeStall;
+  assign take_o        = r_is_replay && p_act != qpm_pkg::PipeStall;
   assign deq_o         = take_o;
-  assign maint_start_o = p_act == PMaint;
+  assign maint_start_o = p_act == qpm_pkg::PipeMaint;
 
-  assign park_o     = p_act == PPark;
-  assign alloc_o    = p_act == PPark && p_new_miss;
+  assign park_o     = p_act == qpm_pkg::PipePark;
+  assign alloc_o    = (p_act == qpm_pkg::PipePark || p_act == qpm_pkg::PipeDone) && p_new_miss;
   assign park_idx_o = p_new_miss ? m_free_idx_i : m_idx_i;
 
   // Line state.
   logic hit_ok;
-  assign hit_ok      = p_act == PRespond && look_hit_i && p_status == qpm_pkg::CtxOk
+  assign hit_ok      = p_act == qpm_pkg::PipeRespond && look_hit_i && p_status == qpm_pkg::CtxOk
                     && !p_refused && !r_failed_replay;
-  assign touch_o     = p_act == PReadHit || p_act == PWriteHit || p_act == PRmw || hit_ok;
-  assign dirty_o     = p_act == PWriteHit;
+  assign touch_o     = p_act == qpm_pkg::PipeReadHit || p_act == qpm_pkg::PipeWriteHit || p_act == qpm_pkg::PipeRmw || hit_ok;
+  assign dirty_o     = p_act == qpm_pkg::PipeWriteHit;
   // A context written invalid (DESTROY_QP) is no longer pinned.
-  assign pin_o       = (hit_ok && pin_op) || (p_act == PWriteHit && !r.wdata.valid);
-  assign pin_value_o = p_act != PWriteHit && r.op == qpm_pkg::CtxPin;
+  assign pin_o       = (hit_ok && pin_op) || (p_act == qpm_pkg::PipeWriteHit && !r.wdata.valid);
+  assign pin_value_o = p_act != qpm_pkg::PipeWriteHit && r.op == qpm_pkg::CtxPin;
   // Only a line the pipe may write this cycle (data, or its pin bit) is kept out of a
   // miss register's take of its victim; a read hit is safe. (Excluding every hit let a
   // stream of hits starve a set's last evictable way.) A read-modify-write is kept out
@@ -284,13 +264,13 @@ module qpm_qpc_pipe #(
   // Counters (docs/qp-table.md says what each counts).
   logic wait_counted_q;
   // A hit is counted whatever its answer (a PIN refused for capacity found its QPC).
-  assign cnt_hit_o     = (p_act == PReadHit || p_act == PWriteHit || p_act == PRmw
-                          || (p_act == PRespond && look_hit_i && !p_refused && !r_failed_replay))
-                      && !r_is_replay && r.op != qpm_pkg::CtxPrefetch;
-  assign cnt_miss_o    = p_act == PPark && p_new_miss;
-  assign cnt_merged_o  = p_act == PPark && p_merge;
+  assign cnt_hit_o     = (p_act == qpm_pkg::PipeReadHit || p_act == qpm_pkg::PipeWriteHit || p_act == qpm_pkg::PipeRmw
+                          || (p_act == qpm_pkg::PipeRespond && look_hit_i && !p_refused && !r_failed_replay))
+                      && !r_is_replay && !r_is_mark && r.op != qpm_pkg::CtxPrefetch;
+  assign cnt_miss_o    = alloc_o;
+  assign cnt_merged_o  = p_act == qpm_pkg::PipePark && p_merge;
   assign cnt_refused_o = p_refused;
-  assign cnt_wait_o    = p_act == PStall && p_wait && !r_is_replay && !wait_counted_q;
+  assign cnt_wait_o    = p_act == qpm_pkg::PipeStall && p_wait && !r_is_replay && !r_is_mark && !wait_counted_q;
 
   // Read-outs into the write-back buffer.
   assign wb_alloc_o       = wbread_i || xread_go;
@@ -311,7 +291,7 @@ module qpm_qpc_pipe #(
 
   qpm_pkg::dp_req_t r_dp_req;   // a CtxDp request's operation
   assign r_dp_req  = r.wdata[$bits(r_dp_req)-1:0];
-  assign ram_re    = p_act == PReadHit || p_act == PRmw || wbread_i || xread_go;
+  assign ram_re    = p_act == qpm_pkg::PipeReadHit || p_act == qpm_pkg::PipeRmw || wbread_i || xread_go;
   assign ram_raddr = wbread_i ? wbread_line_i : xread_go ? xread_line_i : look_line_i;
 
   qpm_ram_2p #(
@@ -347,7 +327,9 @@ module qpm_qpc_pipe #(
   qpm_pkg::dp_req_t            p1_dp_req;
   logic                        p1_db_q;       // the CtxDp in P1 is a doorbell
   logic                        p1_flush_q;    // ... a flush step
-  logic                        p1_fatal_q;    // the fill in P1 made its QP fatal
+  logic                        p1_fatal_q;    // the fill in P1 made its QP fatal (or returned)
+  logic                        p1_fatal_write_q; // ... a write-fault return, or a mark
+  logic                        p1_mark_q;     // the read-modify-write in P1 is a mark
   logic [QpnW-1:0]             p1_fatal_qpn_q;
   logic                        p1_write;      // this cycle's RAM write, all kinds
   logic [QpcW-1:0]             p1_write_data;
@@ -371,6 +353,8 @@ module qpm_qpc_pipe #(
       p1_db_q         <= 1'b0;
       p1_flush_q      <= 1'b0;
       p1_fatal_q      <= 1'b0;
+      p1_fatal_write_q <= 1'b0;
+      p1_mark_q       <= 1'b0;
       p1_fatal_qpn_q  <= '0;
       p1_rsp_tag      <= '0;
       p1_rsp_status   <= qpm_pkg::CtxOk;
@@ -388,19 +372,24 @@ module qpm_qpc_pipe #(
       w_data_q        <= '0;
       w_addr_q        <= '0;
       wait_counted_q  <= 1'b0;
+      cmd_marked_q    <= 1'b0;
     end else begin
-      p1_rsp_valid    <= (p_act == PRespond || p_act == PReadHit || p_act == PWriteHit
-                          || p_act == PRmw) || maint_rsp_valid_i;
-      p1_rsp_from_ram <= p_act == PReadHit;
-      p1_rmw          <= p_act == PRmw;
-      p1_dp           <= r.op == qpm_pkg::CtxDp && (p_act == PRespond || p_act == PRmw);
+      if (!lock_valid_i || (refuse_cmd && p_act == qpm_pkg::PipeRespond)) cmd_marked_q <= 1'b0;
+      else if (cmd_marked_now)                                         cmd_marked_q <= 1'b1;
+      p1_rsp_valid    <= ((p_act == qpm_pkg::PipeRespond || p_act == qpm_pkg::PipeReadHit || p_act == qpm_pkg::PipeWriteHit
+                           || p_act == qpm_pkg::PipeRmw) && !r_is_mark) || maint_rsp_valid_i;
+      p1_rsp_from_ram <= p_act == qpm_pkg::PipeReadHit;
+      p1_rmw          <= p_act == qpm_pkg::PipeRmw;
+      p1_dp           <= r.op == qpm_pkg::CtxDp && (p_act == qpm_pkg::PipeRespond || p_act == qpm_pkg::PipeRmw);
       p1_dp_req       <= r_dp_req;
       // A doorbell is known by its requester's tag, never by an op code the datapath
       // port could carry.
       p1_db_q         <= r.tag == qpm_pkg::TagDoorbell;
       p1_flush_q      <= qpm_pkg::tag_is_step(r.tag);
-      p1_fatal_q      <= fill_makes_fatal;
-      p1_fatal_qpn_q  <= fill_qpn_i;
+      p1_fatal_q      <= fill_makes_fatal || (fill_i && fill_wfault_i);
+      p1_fatal_write_q <= (fill_i && fill_wfault_i) || (r_is_mark && p_act == qpm_pkg::PipeRmw);
+      p1_mark_q       <= r_is_mark && p_act == qpm_pkg::PipeRmw;
+      p1_fatal_qpn_q  <= fill_i ? fill_qpn_i : r.index;
       if (maint_rsp_valid_i) begin
         p1_rsp_tag    <= maint_rsp_tag_i;
         p1_rsp_status <= maint_rsp_status_i;
@@ -411,10 +400,10 @@ module qpm_qpc_pipe #(
       p1_rline        <= ram_raddr;
       p1_load         <= wb_alloc_o;
       p1_load_idx     <= wb_alloc_idx_i;
-      p1_we           <= fill_i || p_act == PWriteHit;
+      p1_we           <= fill_i || p_act == qpm_pkg::PipeWriteHit;
       p1_wfill        <= fill_i;
       p1_wline        <= fill_i ? fill_line_i : look_line_i;
-      p1_wdata        <= fill_i ? fill_qpc_fatal : r.wdata;
+      p1_wdata        <= !fill_i ? r.wdata : fill_notice ? fill_qpc_fatal : fill_qpc;
       p1_waddr        <= fill_addr_i;
       w_valid_q       <= p1_write;
       w_fill_q        <= p1_wfill;
@@ -422,7 +411,7 @@ module qpm_qpc_pipe #(
       w_data_q        <= p1_write_data;
       w_addr_q        <= p1_waddr;
       // Counted once per port request: a replay going through meanwhile does not end it.
-      if (p_act != PStall && !r_is_replay) wait_counted_q <= 1'b0;
+      if (p_act != qpm_pkg::PipeStall && !r_is_replay && !r_is_mark) wait_counted_q <= 1'b0;
       else if (cnt_wait_o)                 wait_counted_q <= 1'b1;
     end
   end
@@ -452,13 +441,26 @@ module qpm_qpc_pipe #(
     .answer_o  (dp_answer)
   );
 
-  assign p1_write      = p1_we || (p1_rmw && p1_rmw_write);
-  assign p1_write_data = !p1_rmw ? p1_wdata : rmw_qpc;
+  // A mark makes the QP fatal as a returned fill does, on the newest QPC of its line.
+  qpm_pkg::qpc_t marked_qpc;
+  logic          unused_mark_live;
+  qpm_qpc_fatal u_mark_fatal (
+    .qpc_i   (p1_rdata),
+    .write_i (1'b1),
+    .live_o  (unused_mark_live),
+    .qpc_o   (marked_qpc)
+  );
+
+  assign p1_write      = p1_we || (p1_rmw && p1_rmw_write) || p1_mark_q;
+  assign p1_write_data = p1_mark_q ? marked_qpc : !p1_rmw ? p1_wdata : rmw_qpc;
   assign dirty_p1_o    = (p1_rmw && p1_write) || p1_fatal_q;
   assign excl_p1_o     = p1_rmw;
   assign p1_line_o     = p1_wline;
-  assign mem_fatal_o     = p1_fatal_q;
-  assign mem_fatal_qpn_o = p1_fatal_qpn_q;
+  assign mem_fatal_o       = p1_fatal_q || p1_mark_q;
+  assign mem_fatal_qpn_o   = p1_fatal_qpn_q;
+  assign mem_fatal_write_o = p1_fatal_write_q;
+  assign drop_o            = p1_mark_q;
+  assign drop_qpn_o        = p1_fatal_qpn_q;
 
   assign wb_load_o      = p1_load;
   assign wb_load_idx_o  = p1_load_idx;
@@ -483,12 +485,11 @@ module qpm_qpc_pipe #(
   `QPM_ASSERT(PinCapacity_A, 32'(look_pinned_in_set_i) < Ways)
   // One write per cycle: a fill never meets a write hit; one read: a read-out never
   // meets a read hit.
-  `QPM_ASSERT(OneWrite_A, !(fill_i && (p_act == PWriteHit || p_act == PRmw)))
-  `QPM_ASSERT(OneRead_A, !((wbread_i || xread_go) && p_act == PReadHit))
+  `QPM_ASSERT(OneWrite_A, !(fill_i && (p_act == qpm_pkg::PipeWriteHit || p_act == qpm_pkg::PipeRmw)))
+  `QPM_ASSERT(OneRead_A, !((wbread_i || xread_go) && p_act == qpm_pkg::PipeReadHit))
   // A maintenance answer never meets a pipe answer.
-  `QPM_ASSERT(OneAnswer_A, !(maint_rsp_valid_i && p_act != PStall && p_act != PPark
-                             && p_act != PMaint))
-  `QPM_ASSERT_IMPL(ReadOutHasRoom_A, wbread_i, wb_free_any_i)
+  `QPM_ASSERT(OneAnswer_A, !(maint_rsp_valid_i && p_act != qpm_pkg::PipeStall && p_act != qpm_pkg::PipePark
+                             && p_act != qpm_pkg::PipeMaint))
   // The engines learn of a fatal fill on the answer port's request input: never both.
   `QPM_ASSERT_IMPL(FatalFillAlone_A, mem_fatal_o, !rsp_valid_o)
 

@@ -3,12 +3,23 @@
 // An entry is allocated when the pipe starts reading a dirty line out of the data RAM
 // (a miss register's victim, or a line the maintenance engine writes back), loaded with
 // its data and address one cycle later, written to memory, and freed when memory
-// acknowledges the write with OKAY. A write answered with an error (SLVERR, DECERR)
-// keeps its entry, data and all, and is sent again, as often as it takes: a context is
-// never dropped (docs/qp-cache.md, section 10). Until the entry is freed its QPN is
-// reported as pending, so that no miss reads that QPN's old context from memory
-// (qpm_mshr_match's hazard). The miss that evicted the line does not wait for any of
-// this. Write IDs are entry indexes.
+// acknowledges the write with OKAY. Until the entry is freed its QPN is reported as
+// pending, so that no miss reads that QPN's old context from memory (qpm_mshr_match's
+// hazard). The miss that evicted the line does not wait for any of this. Write IDs are
+// entry indexes.
+//
+// Write faults (SPEC §8, docs/qp-cache.md section 20). A write answered with an error
+// (SLVERR, DECERR) keeps its entry, data and all, and is offered again after a backoff
+// of 16 << min(tries, 6) cycles (counted in ticks of 16 cycles). After retry_budget_i
+// tries (the CSR WB_RETRY_BUDGET; 0: retry forever) the entry is given up: no longer
+// offered, still pending. One given-up entry at a time is announced (ann_*): the pipe
+// makes the QP fatal on its line if it is cached (a mark, which drops the entry), and
+// otherwise the miss register of that QPN takes its fill from this entry instead of
+// memory (ret_*: the entry's word is read out of the RAM and held for it; a register
+// with a dirty victim swaps: the victim goes into this very entry, so a return never
+// needs a free entry). A context is never dropped: an entry leaves only when memory
+// took it, when its context went back into the cache, or when a newer context of its
+// QPN is allocated (a given-up entry is then simply freed).
 //
 // Data and address live in a RAM (one 570-bit word per entry): the buffer is deep
 // enough to keep a SYNC_CACHE's writes streaming over a long memory round trip (issue
@@ -23,7 +34,8 @@
 //
 // SYNC_CACHE (and MAP/UNMAP's write-back of a page) answers only once memory holds what
 // it must: sync_start_i marks every entry in flight, alloc_sync_i marks an entry the
-// engine waits for, and sync_pend_o says a marked entry is not yet acknowledged.
+// engine waits for, and sync_pend_o says a marked entry is neither acknowledged nor
+// given up (a given-up context is reported by its QP's QP_FATAL).
 `include "qpm_assert.svh"
 
 module qpm_wb_buffer #(
@@ -34,11 +46,14 @@ module qpm_wb_buffer #(
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
+  input  logic [7:0]            retry_budget_i,   // tries before giving up; 0: never
   output logic                  free_any_o,
+  output logic [IdxW:0]         free_cnt_o,
   // allocate (the pipe reads the line this cycle) ...
   input  logic                  alloc_i,
   input  logic [QpnW-1:0]       alloc_qpn_i,
   input  logic                  alloc_sync_i,     // a SYNC or MAP/UNMAP waits for it
+  input  logic                  alloc_swap_i,     // ... into the staged entry (ret_take_i)
   output logic [IdxW-1:0]       alloc_idx_o,
   // ... and load it the next cycle
   input  logic                  load_i,
@@ -60,37 +75,71 @@ module qpm_wb_buffer #(
   output logic                  sync_pend_o,      // a marked entry is not acknowledged
   // entries not yet acknowledged
   output logic [Depth-1:0]      pend_o,
-  output logic [Depth*QpnW-1:0] pend_qpn_o
+  output logic [Depth*QpnW-1:0] pend_qpn_o,
+  // the announced given-up entry: its QP is made fatal on its line (mark) ...
+  output logic [QpnW-1:0]       ann_qpn_o,
+  output logic                  mark_req_o,       // ... asked once per announcement
+  input  logic                  mark_take_i,
+  input  logic                  drop_i,           // the mark hit: its line holds the QPC
+  input  logic [QpnW-1:0]       drop_qpn_i,
+  output logic [Depth-1:0]      gu_o,             // given-up entries
+  // a given-up entry's context returns to the miss register of its QPN
+  input  logic                  ret_want_i,       // that register waits for it ...
+  input  logic [QpnW-1:0]       ret_qpn_i,        // ... (held until ret_take_i)
+  output logic                  ret_staged_o,     // ret_data_o holds the entry's QPC
+  output logic [511:0]          ret_data_o,
+  input  logic                  ret_take_i,       // the fill lands this cycle
+  output logic                  cnt_given_up_o
 );
 
   localparam int unsigned WordW = 58 + 512;
 
-  logic [Depth-1:0] valid_q, loaded_q, sent_q, sync_q, blk_q;
+  logic [Depth-1:0] valid_q, loaded_q, sent_q, sync_q, blk_q, later_q, gu_q, waiting;
   logic [QpnW-1:0]  qpn_q     [Depth];
   logic [IdxW-1:0]  blk_idx_q [Depth];   // the earlier entry of the same QPN
+  logic [7:0]       tries_q   [Depth];
+  logic [6:0]       wait_q    [Depth];   // backoff left, in ticks of 16 cycles
   logic             stg_valid_q;         // the request: read out of the RAM, offered
   logic [IdxW-1:0]  stg_idx_q;
+  logic [3:0]       tick_q;
+  logic             ann_q, marked_q, staged_q;
+  logic [IdxW-1:0]  ann_idx_q, staged_idx_q;
 
-  // ---- free and sendable entries, lowest index first, and the entry of the QPN being
-  // allocated (at most one: see SameQpnOnce_A): trees, not a loop over Depth entries
-  logic            free_any, send_any, same_any;
-  logic [IdxW-1:0] free_idx, send_idx, same_idx;
-  logic            pick;
-  logic [Depth-1:0] sendable, same;
+  // ---- free, sendable and given-up entries, lowest index first, and the entry of the
+  // QPN being allocated (at most one: see SameQpnOnce_A): trees, not a loop over Depth
+  logic            free_any, send_any, same_any, gu_any, ret_any;
+  logic [IdxW-1:0] free_idx, send_idx, same_idx, gu_idx, ret_idx;
+  logic            pick, ret_rd, same_gu;
+  logic [Depth-1:0] sendable, same, ret_match;
   for (genvar g = 0; g < Depth; g++) begin : gen_match
-    assign sendable[g] = valid_q[g] && loaded_q[g] && !sent_q[g] && !blk_q[g];
+    assign waiting[g]  = wait_q[g] != '0;
+    assign sendable[g] = valid_q[g] && loaded_q[g] && !sent_q[g] && !blk_q[g] && !gu_q[g]
+                      && !waiting[g];
     assign same[g]     = valid_q[g] && qpn_q[g] == alloc_qpn_i;
+    assign ret_match[g] = valid_q[g] && gu_q[g] && qpn_q[g] == ret_qpn_i;
   end
   qpm_first_one #(.N(Depth)) u_free (.bits_i(~valid_q), .any_o(free_any), .idx_o(free_idx));
   qpm_first_one #(.N(Depth)) u_send (.bits_i(sendable), .any_o(send_any), .idx_o(send_idx));
   qpm_first_one #(.N(Depth)) u_same (.bits_i(same),     .any_o(same_any), .idx_o(same_idx));
+  qpm_first_one #(.N(Depth)) u_gu   (.bits_i(valid_q & gu_q), .any_o(gu_any), .idx_o(gu_idx));
+  qpm_first_one #(.N(Depth)) u_ret  (.bits_i(ret_match), .any_o(ret_any), .idx_o(ret_idx));
+  assign gu_o        = valid_q & gu_q;
   assign free_any_o  = free_any;
-  assign alloc_idx_o = free_idx;
-  assign sync_pend_o = (valid_q & sync_q) != '0;
+  always_comb begin
+    free_cnt_o = '0;
+    for (int unsigned g = 0; g < Depth; g++) free_cnt_o += (IdxW+1)'(!valid_q[g]);
+  end
+  assign alloc_idx_o = alloc_swap_i ? staged_idx_q : free_idx;
+  assign sync_pend_o = (valid_q & sync_q & ~gu_q) != '0;
+  // A newer context of a given-up entry's QPN: the entry is freed, the new one goes on.
+  assign same_gu     = same_any && gu_q[same_idx];
 
   // Read the next write out of the RAM when the request register is empty or being
-  // taken; it is offered from the next cycle on.
-  assign pick = send_any && (!stg_valid_q || mem_req_ready_i);
+  // taken; it is offered from the next cycle on. A return reads the given-up entry of
+  // the waiting register's QPN instead, and the word stays in the RAM's output until the
+  // fill takes it.
+  assign ret_rd = ret_want_i && ret_any && !staged_q && (!stg_valid_q || mem_req_ready_i);
+  assign pick   = send_any && (!stg_valid_q || mem_req_ready_i) && !ret_want_i && !staged_q;
 
   logic [WordW-1:0] rdata;
   qpm_ram_2p #(
@@ -98,8 +147,8 @@ module qpm_wb_buffer #(
     .Depth (Depth)
   ) u_ram (
     .clk_i   (clk_i),
-    .re_i    (pick),
-    .raddr_i (send_idx),
+    .re_i    (pick || ret_rd),
+    .raddr_i (ret_rd ? ret_idx : send_idx),
     .rdata_o (rdata),
     .we_i    (load_i),
     .waddr_i (load_idx_i),
@@ -110,12 +159,26 @@ module qpm_wb_buffer #(
   assign mem_req_id_o    = MemIdW'(stg_idx_q);
   assign mem_req_addr_o  = {rdata[WordW-1 -: 58], 6'b0};
   assign mem_req_wdata_o = rdata[511:0];
+  assign ret_staged_o    = staged_q;
+  assign ret_data_o      = rdata[511:0];
 
-  // An entry freed this cycle (OKAY).
-  logic [Depth-1:0] freed;
-  for (genvar g = 0; g < Depth; g++) begin : gen_freed
-    assign freed[g] = mem_rsp_valid_i && !mem_rsp_error_i && mem_rsp_idx_i == IdxW'(g);
+  // Responses: OKAY frees the entry; an error either backs off or gives up.
+  logic [Depth-1:0] freed, failed, give_up, dropped;
+  logic             drop_hit;
+  assign drop_hit = drop_i && ann_q && qpn_q[ann_idx_q] == drop_qpn_i;
+  for (genvar g = 0; g < Depth; g++) begin : gen_rsp
+    logic [7:0] tries_next;
+    assign tries_next = tries_q[g] + 8'(tries_q[g] != 8'hff);
+    assign freed[g]   = mem_rsp_valid_i && !mem_rsp_error_i && mem_rsp_idx_i == IdxW'(g);
+    assign failed[g]  = mem_rsp_valid_i && mem_rsp_error_i && mem_rsp_idx_i == IdxW'(g);
+    assign give_up[g] = failed[g] && retry_budget_i != '0 && tries_next >= retry_budget_i;
+    // leaves without a write: superseded, returned to the cache, or its mark hit
+    assign dropped[g] = (alloc_i && same_gu && same_idx == IdxW'(g))
+                     || (ret_take_i && !alloc_swap_i && staged_idx_q == IdxW'(g))
+                     || (drop_hit && ann_idx_q == IdxW'(g))
+                     || (give_up[g] && later_q[g]);
   end
+  assign cnt_given_up_o = give_up != '0;
 
   for (genvar g = 0; g < Depth; g++) begin : gen_entry
     assign pend_o[g]                  = valid_q[g];
@@ -127,29 +190,43 @@ module qpm_wb_buffer #(
         sent_q[g]    <= 1'b0;
         sync_q[g]    <= 1'b0;
         blk_q[g]     <= 1'b0;
+        later_q[g]   <= 1'b0;
+        gu_q[g]      <= 1'b0;
         blk_idx_q[g] <= '0;
         qpn_q[g]     <= '0;
+        tries_q[g]   <= '0;
+        wait_q[g]    <= '0;
       end else begin
         if (sync_start_i && valid_q[g]) sync_q[g] <= 1'b1;
-        // The earlier entry of the same QPN was acknowledged: this one may go.
-        if (blk_q[g] && freed[blk_idx_q[g]]) blk_q[g] <= 1'b0;
-        if (alloc_i && free_idx == IdxW'(g)) begin
+        if (tick_q == '0 && waiting[g]) wait_q[g] <= wait_q[g] - 7'd1;
+        // The earlier entry of the same QPN was acknowledged (or left): this one may go.
+        if (blk_q[g] && (freed[blk_idx_q[g]] || dropped[blk_idx_q[g]])) blk_q[g] <= 1'b0;
+        if (alloc_i && !same_gu && same_any && same_idx == IdxW'(g)) later_q[g] <= 1'b1;
+        if (pick && send_idx == IdxW'(g)) sent_q[g] <= 1'b1;   // read out, offered
+        if (freed[g] || dropped[g]) valid_q[g] <= 1'b0;
+        if (failed[g]) begin
+          tries_q[g] <= tries_q[g] + 8'(tries_q[g] != 8'hff);
+          if (give_up[g]) begin
+            gu_q[g] <= 1'b1;
+          end else begin
+            sent_q[g] <= 1'b0;
+            wait_q[g] <= 7'd1 << ((tries_q[g] > 8'd6) ? 3'd6 : tries_q[g][2:0]);
+          end
+        end
+        if (alloc_i && alloc_idx_o == IdxW'(g)) begin
           valid_q[g]   <= 1'b1;
           loaded_q[g]  <= 1'b0;
           sent_q[g]    <= 1'b0;
           sync_q[g]    <= alloc_sync_i || sync_start_i;
           qpn_q[g]     <= alloc_qpn_i;
-          blk_q[g]     <= same_any && !freed[same_idx];
+          blk_q[g]     <= same_any && !same_gu && !freed[same_idx];
           blk_idx_q[g] <= same_idx;
+          later_q[g]   <= 1'b0;
+          gu_q[g]      <= 1'b0;
+          tries_q[g]   <= '0;
+          wait_q[g]    <= '0;
         end
         if (load_i && load_idx_i == IdxW'(g)) loaded_q[g] <= 1'b1;
-        if (pick && send_idx == IdxW'(g))     sent_q[g]   <= 1'b1;   // read out, offered
-        // OKAY frees the entry. An error keeps it and offers the same write again
-        // (counted in WB_RETRIES): the only copy of the context is here.
-        if (mem_rsp_valid_i && mem_rsp_idx_i == IdxW'(g)) begin
-          if (mem_rsp_error_i) sent_q[g]  <= 1'b0;
-          else                 valid_q[g] <= 1'b0;
-        end
       end
     end
   end
@@ -158,17 +235,46 @@ module qpm_wb_buffer #(
     if (!rst_ni) begin
       stg_valid_q <= 1'b0;
       stg_idx_q   <= '0;
+      tick_q      <= '0;
+      ann_q       <= 1'b0;
+      ann_idx_q   <= '0;
+      marked_q    <= 1'b0;
+      staged_q    <= 1'b0;
+      staged_idx_q <= '0;
     end else begin
+      // A return: the word is read out, held, and taken by the fill.
+      if (ret_take_i)  staged_q <= 1'b0;
+      else if (ret_rd) staged_q <= 1'b1;
+      if (ret_rd)      staged_idx_q <= ret_idx;
+      tick_q <= tick_q + 4'd1;
       if (pick) begin
         stg_valid_q <= 1'b1;
         stg_idx_q   <= send_idx;
       end else if (mem_req_ready_i) begin
         stg_valid_q <= 1'b0;
       end
+      // One given-up entry announced at a time, until it leaves.
+      if (ann_q && (dropped[ann_idx_q] || (alloc_swap_i && staged_idx_q == ann_idx_q))) begin
+        ann_q    <= 1'b0;
+        marked_q <= 1'b0;
+      end else if (!ann_q && gu_any) begin
+        ann_q     <= 1'b1;
+        ann_idx_q <= gu_idx;
+      end else if (mark_take_i) begin
+        marked_q <= 1'b1;
+      end
     end
   end
+  assign ann_qpn_o   = qpn_q[ann_idx_q];
+  assign mark_req_o  = ann_q && !marked_q;
 
-  `QPM_ASSERT_IMPL(AllocHasRoom_A, alloc_i, free_any)
+  `QPM_ASSERT_IMPL(AllocHasRoom_A, alloc_i && !alloc_swap_i, free_any)
+  `QPM_ASSERT_IMPL(SwapIsReturn_A, alloc_swap_i, alloc_i && ret_take_i && staged_q)
+  `QPM_ASSERT_IMPL(TakeStaged_A, ret_take_i, staged_q && valid_q[staged_idx_q] && gu_q[staged_idx_q])
+  // A register waits for a return only on a given-up entry of its QPN, and that entry
+  // stays until the return takes it (the QPN is not cached meanwhile).
+  `QPM_ASSERT_IMPL(RetEntryThere_A, ret_want_i, ret_any)
+  `QPM_ASSERT_IMPL(StagedStays_A, staged_q, valid_q[staged_idx_q] && gu_q[staged_idx_q])
   `QPM_ASSERT_IMPL(LoadAllocated_A, load_i, valid_q[load_idx_i] && !loaded_q[load_idx_i])
   `QPM_ASSERT_IMPL(RspForSent_A, mem_rsp_valid_i, valid_q[mem_rsp_idx_i] && sent_q[mem_rsp_idx_i]
                                  && !(stg_valid_q && stg_idx_q == mem_rsp_idx_i))
@@ -176,9 +282,11 @@ module qpm_wb_buffer #(
   `QPM_ASSERT_IMPL(SameQpnOnce_A, alloc_i, (same & (same - 1'b1)) == '0)
   // Never two unacknowledged writes of one QPN on the bus: the later one waits.
   `QPM_ASSERT_IMPL(SameQpnInOrder_A, pick, !blk_q[send_idx])
-  // A write answered with an error keeps its entry, to be sent again.
-  `QPM_ASSERT_NEXT(FailedWriteKept_A, mem_rsp_valid_i && mem_rsp_error_i,
-                   valid_q[$past(mem_rsp_idx_i)] && !sent_q[$past(mem_rsp_idx_i)])
+  // A write answered with an error keeps its entry, to be sent again or given up.
+  `QPM_ASSERT_NEXT(FailedWriteKept_A, mem_rsp_valid_i && mem_rsp_error_i
+                   && !(give_up[mem_rsp_idx_i] && later_q[mem_rsp_idx_i]),
+                   valid_q[$past(mem_rsp_idx_i)] && !sent_q[$past(mem_rsp_idx_i)]
+                   || gu_q[$past(mem_rsp_idx_i)])
   `QPM_ASSERT_NEXT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i, mem_req_valid_o
                               && $stable(mem_req_id_o) && $stable(mem_req_addr_o)
                               && $stable(mem_req_wdata_o))

@@ -6,7 +6,7 @@
 // Events: the lowest set bit of ev_pending leaves as an EQE and is cleared (the bit
 // order is the order a QP raises them in, qpm_pkg::EvBit*). A QP error event carries
 // err_syndrome (the NAK that raised it; nothing overwrites it in ERR), QP_FATAL the
-// cause kept in ev_fatal_port. Pending events leave in any state: they were raised.
+// cause kept in ev_fatal_port and ev_fatal_write. Pending events leave in any state: they were raised.
 // A fatal-engine step (fatal_only_i) serves only a QP with a fatal-class event pending
 // (the informational events raised before it go first, in the QP's order), so a scan
 // of the fatal engine's overflow never carries another QP's informational event.
@@ -64,7 +64,8 @@ module qpm_flush_exec (
     if (ev_sel[qpm_event_pkg::EvBitReqErr] || ev_sel[qpm_event_pkg::EvBitAccessErr]) begin
       event_o.syndrome = qpc_i.err_syndrome;
     end else if (ev_sel[qpm_event_pkg::EvBitFatal]) begin
-      event_o.syndrome = qpc_i.ev_fatal_port ? qpm_event_pkg::SynPortFault : qpm_event_pkg::SynMemFatal;
+      event_o.syndrome = qpc_i.ev_fatal_port  ? qpm_event_pkg::SynPortFault
+                       : qpc_i.ev_fatal_write ? qpm_event_pkg::SynWbFatal : qpm_event_pkg::SynMemFatal;
     end
   end
   assign event_valid_o = ev_step;
@@ -117,7 +118,10 @@ module qpm_flush_exec (
     qpc_o = qpc_i;
     if (ev_step) begin
       qpc_o.ev_pending = qpc_i.ev_pending & ~ev_sel;
-      if (ev_sel[qpm_event_pkg::EvBitFatal]) qpc_o.ev_fatal_port = 1'b0;
+      if (ev_sel[qpm_event_pkg::EvBitFatal]) begin
+        qpc_o.ev_fatal_port  = 1'b0;
+        qpc_o.ev_fatal_write = 1'b0;
+      end
     end
     if (step_sq) begin
       qpc_o.sq_ci          = sq_ci_next;

@@ -50,6 +50,16 @@ AxiMemory::AxiMemory(std::mt19937_64 &rng, const AxiMemoryOptions &opt) : rng_(r
     throw std::invalid_argument("AxiMemory: latency_min > latency_max");
 }
 
+void AxiMemory::set_options(const AxiMemoryOptions &opt) {
+  std::set<uint64_t> dead = std::move(opt_.dead_pages);
+  opt_ = opt;
+  opt_.dead_pages.insert(dead.begin(), dead.end());
+}
+
+void AxiMemory::add_dead_pages(const std::set<uint64_t> &pages) {
+  opt_.dead_pages.insert(pages.begin(), pages.end());
+}
+
 // No draw for p == 0, so a model without randomness leaves the shared rng alone.
 bool AxiMemory::chance(double p) {
   if (p <= 0.0) return false;
@@ -120,7 +130,10 @@ void AxiMemory::sample(const AxiMasterOut &m) {
       ++active_reads_[offered_read_].beat;
     }
   }
-  if (out_.bvalid && m.bready) out_.bvalid = false;
+  if (out_.bvalid && m.bready) {
+    out_.bvalid = false;
+    if (write_done_) write_done_(offered_b_addr_, offered_b_error_, out_.bid);
+  }
 
   ar_waiting_ = m.arvalid && !out_.arready;
   aw_waiting_ = m.awvalid && !out_.awready;
@@ -206,7 +219,9 @@ void AxiMemory::accept_w_beat(const AxiMasterOut &m) {
   // awlen, not wlast, decides the burst length, so one bad wlast does not desync.
   if (last) {
     b.due = cycle_ + draw_latency();
-    b.error = chance(opt_.write_error_rate);
+    b.error = chance(opt_.write_error_rate);  // drawn either way: the rng stream is kept
+    b.dead = page_dead(b.addr);  // a burst never crosses a page (a violation otherwise)
+    b.error = b.error || b.dead;
     b_q_.push_back(b);
     write_q_.pop_front();
   } else {
@@ -277,6 +292,7 @@ void AxiMemory::offer_write_response() {
   const Burst &b = b_q_[*i];
   if (b.error) {
     ++injected_write_errors_;  // the failed write changes nothing
+    if (b.dead) ++dead_page_write_errors_;
     failed_writes_.push_back(b.addr);
   } else {
     for (const auto &[addr, byte] : b.write_data) write_byte(addr, byte);
@@ -285,6 +301,8 @@ void AxiMemory::offer_write_response() {
   out_.bvalid = true;
   out_.bid = b.id;
   out_.bresp = b.error ? kRespSlverr : kRespOkay;
+  offered_b_addr_ = b.addr;
+  offered_b_error_ = b.error;
   b_q_.erase(b_q_.begin() + static_cast<std::ptrdiff_t>(*i));
 }
 

@@ -1,10 +1,10 @@
 // AXI4 slave memory model for qpm_top's memory port.
 //
 // A sparse byte memory behind an AXI4 slave with random latency, optional reordering
-// across IDs, random back-pressure and injected read errors. It also checks the
-// master: protocol rules and accesses outside the regions the host has mapped are
-// recorded as violations (and the access is still served, so a run can go on and
-// report them all at the end).
+// across IDs, random back-pressure, injected read and write errors, and dead pages that
+// refuse every write. It also checks the master: protocol rules and accesses outside the
+// regions the host has mapped are recorded as violations (and the access is still
+// served, so a run can go on and report them all at the end).
 //
 // The core (sample/drive) sees only pin structs, so it is unit-tested without a DUT.
 #pragma once
@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -47,6 +48,10 @@ struct AxiMemoryOptions {
   // Hold AWREADY low until the burst's first W beat has been taken, as AXI4 allows a
   // slave to do (A3.3.1); a master that waits for AWREADY before WVALID hangs.
   bool aw_waits_for_w = false;
+  // Dead pages: 4 KiB page numbers (address >> 12) whose every write burst answers
+  // SLVERR (and writes nothing), whatever write_error_rate says; reads of them are
+  // normal. A page once dead stays dead for the whole run (AxiMemory::add_dead_pages).
+  std::set<uint64_t> dead_pages;
 };
 
 class AxiMemory : public TbExtension {
@@ -64,8 +69,14 @@ class AxiMemory : public TbExtension {
   AxiSlaveOut drive();
 
   // Change latency, reordering, back-pressure or the error rate from now on (bursts
-  // already accepted keep what they drew).
-  void set_options(const AxiMemoryOptions &opt) { opt_ = opt; }
+  // already accepted keep what they drew). Dead pages are never revived: the pages of
+  // opt.dead_pages are added to the dead ones, none is removed.
+  void set_options(const AxiMemoryOptions &opt);
+  // Make more pages dead (page numbers: address >> 12), from the next write burst that
+  // completes its W beats on.
+  void add_dead_pages(const std::set<uint64_t> &pages);
+  const std::set<uint64_t> &dead_pages() const { return opt_.dead_pages; }
+  bool page_dead(uint64_t addr) const { return opt_.dead_pages.count(addr / kPageBytes) != 0; }
 
   void before_edge(Dut &dut) override { sample(dut.mem_out()); }
   void after_edge(Dut &dut) override { dut.set_mem_in(drive()); }
@@ -93,6 +104,8 @@ class AxiMemory : public TbExtension {
   uint64_t write_beats() const { return write_beats_; }
   uint64_t injected_read_errors() const { return injected_read_errors_; }
   uint64_t injected_write_errors() const { return injected_write_errors_; }
+  // ... of which refused because they wrote to a dead page.
+  uint64_t dead_page_write_errors() const { return dead_page_write_errors_; }
   // R beats that were offered while a beat of another burst was still to come: how
   // often the interleaving actually happened.
   uint64_t interleaved_beats() const { return interleaved_beats_; }
@@ -113,6 +126,10 @@ class AxiMemory : public TbExtension {
   // how it ended), with its start address, whether it answered an error and its ID.
   using ReadDoneObserver = std::function<void(uint64_t addr, bool error, uint32_t id)>;
   void set_read_done_observer(ReadDoneObserver obs) { read_done_ = std::move(obs); }
+  // Called once per write burst when its B is taken (when the master learns how it
+  // ended), with its start address, whether it answered an error and its ID.
+  using WriteDoneObserver = ReadDoneObserver;
+  void set_write_done_observer(WriteDoneObserver obs) { write_done_ = std::move(obs); }
   // Whether [begin, end) lies inside the regions the host has mapped.
   bool is_mapped(uint64_t begin, uint64_t end) const { return mapped(begin, end); }
   // A write burst touching addr has been accepted (AW) and its B not yet offered.
@@ -130,6 +147,7 @@ class AxiMemory : public TbExtension {
     uint32_t beat = 0;  // next beat to transfer
     uint64_t due = 0;   // earliest edge the response can be accepted at
     bool error = false;
+    bool dead = false;    // a write to a dead page (error too)
     uint8_t garbage = 0;  // XOR pattern of an error's read data (non-zero)
     // Reads return memory as it was when AR was accepted; writes become visible when
     // their B response is offered: the earliest and latest points AXI4 allows, so a
@@ -160,6 +178,10 @@ class AxiMemory : public TbExtension {
   std::vector<uint64_t> failed_reads_;
   std::vector<uint64_t> failed_read_completions_;
   ReadDoneObserver read_done_;
+  WriteDoneObserver write_done_;
+  // The B on the bus (out_.bvalid): its burst's start address and whether it failed.
+  uint64_t offered_b_addr_ = 0;
+  bool offered_b_error_ = false;
   std::deque<AxiMasterOut> early_w_;  // W beats taken before their AW
   std::unordered_map<uint64_t, Page> pages_;  // keyed by addr / kPageBytes
   std::map<uint64_t, uint64_t> regions_;      // base -> size, as the host mapped them
@@ -182,6 +204,7 @@ class AxiMemory : public TbExtension {
   uint64_t reads_ = 0, writes_ = 0, read_beats_ = 0, write_beats_ = 0;
   std::map<uint64_t, uint32_t> fail_reads_;  // fail_reads_at: bursts still to fail
   uint64_t injected_read_errors_ = 0, injected_write_errors_ = 0, interleaved_beats_ = 0;
+  uint64_t dead_page_write_errors_ = 0;
   std::vector<uint64_t> failed_writes_;
   BurstObserver observer_;
 };

@@ -38,9 +38,9 @@ void CommandPlacer::on_execute() {
   if (release_doorbells_) release_doorbells_(c.cmd.qpn);
 }
 
-void CommandPlacer::on_fatal_fill(uint32_t qpn) {
+void CommandPlacer::on_fatal_fill(uint32_t qpn, bool write) {
   PerQpn &p = qpns_[qpn];
-  p.fatals.push_back(Fatal{p.answered, executions_});
+  p.fatals.push_back(Fatal{p.answered, executions_, write});
   ++p.fills;
   ++held_fatals_;
   pump(qpn);
@@ -157,10 +157,11 @@ void CommandPlacer::pump(uint32_t qpn) {
 }
 
 void CommandPlacer::run_fatal(uint32_t qpn, PerQpn &p) {
+  const bool write = p.fatals.front().write;
   p.fatals.pop_front();
   --held_fatals_;
   ++p.fills_run;
-  if (run_fatal_) run_fatal_(qpn);
+  if (run_fatal_) run_fatal_(qpn, write);
   if (release_doorbells_) release_doorbells_(qpn);
 }
 

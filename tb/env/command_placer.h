@@ -26,7 +26,8 @@
 // way: the cache answered the mark-th operation of the QPN before the fill landed, and a
 // command that visited Execute before the fill runs before it. A doorbell the cache
 // answered after the fill waits for it (fatal_fills / fatal_fills_run, the datapath
-// scoreboard's second gate).
+// scoreboard's second gate). A write-back the RTL gave up (issue 27 item 3) makes its QP
+// fatal the same way and is placed the same way (on_fatal_fill with write set).
 // Resets are placed by ResetFence (reset_fence.h) and are not seen here; MAP/UNMAP_PAGE,
 // SYNC_CACHE and PORT_FAULT touch no single QP and are applied at their answers.
 #pragma once
@@ -51,7 +52,8 @@ class CommandPlacer {
   using Judge = ResetFence::Judge;
   using RunOp = std::function<void(const DpResponse &)>;
   using AfterCommand = std::function<void(const Command &)>;
-  using RunFatal = std::function<void(uint32_t)>;
+  // run_fatal(qpn, write): apply a fatal fill (write false) or a write-back given up.
+  using RunFatal = std::function<void(uint32_t, bool)>;
   CommandPlacer(GoldenModel &model, Judge judge, RunOp run_op, AfterCommand after_command)
       : model_(model),
         judge_(std::move(judge)),
@@ -67,11 +69,12 @@ class CommandPlacer {
   // in Execute (with the oldest unanswered command).
   void on_cache_answer(uint32_t qpn);
   void on_execute();
-  // A fill made qpn fatal this cycle (Dut::fatal_fill): run_fatal runs it in the model
-  // once the operations and commands ahead of it have run.
-  void on_fatal_fill(uint32_t qpn);
+  // A fill made qpn fatal this cycle (Dut::fatal_fill), or with write set a write-back
+  // of its context was given up: run_fatal runs it in the model once the operations and
+  // commands ahead of it have run.
+  void on_fatal_fill(uint32_t qpn, bool write = false);
   void set_run_fatal(RunFatal run_fatal) { run_fatal_ = std::move(run_fatal); }
-  // Fatal fills of qpn seen, and run in the model.
+  // Fatal fills (and write-backs given up) of qpn seen, and run in the model.
   uint64_t fatal_fills(uint32_t qpn) const;
   uint64_t fatal_fills_run(uint32_t qpn) const;
   // The RTL's answer to command number index: true when the placer runs it (now or once
@@ -110,6 +113,7 @@ class CommandPlacer {
   struct Fatal {
     uint64_t mark = 0;      // operations of its QPN the cache answered before the fill
     uint64_t visit = 0;     // executions_ when it landed: commands up to it come first
+    bool write = false;     // a write-back given up, not a fill
   };
   struct PerQpn {
     uint64_t answered = 0;          // operations the cache answered (probe)

@@ -119,9 +119,10 @@ class DpScoreboard {
   // only once answered, so a change the RTL makes to its QP meanwhile (a fill that makes
   // the QP fatal) comes before it, as in the RTL.
   void on_doorbell_executed(uint32_t qpn);
-  // Whether doorbells wait for on_doorbell_executed (the env turns it on when read
-  // errors are injected, the only source of a change a doorbell can wait behind); off,
-  // a doorbell applies as soon as the operations taken before it are answered.
+  // Whether doorbells wait for on_doorbell_executed (the env turns it on when read or
+  // write errors are injected or pages are dead, the sources of a change a doorbell can
+  // wait behind: a fatal fill, a write-back given up); off, a doorbell applies as soon
+  // as the operations taken before it are answered.
   void set_wait_for_execution(bool on) { wait_for_execution_ = on; }
   // A doorbell also waits for the QP commands the datapath front ran before it took the
   // doorbell (command_placer.h): stamp() is the command placer's count of visits to
@@ -133,8 +134,8 @@ class DpScoreboard {
     gate_blocked_ = std::move(blocked);
   }
   // The second gate: a doorbell the QP cache answered after a fill made its QP fatal
-  // goes into the model after that fill (fills: fatal fills of a QPN seen so far; run:
-  // ... run in the model; CommandPlacer::on_fatal_fill).
+  // (or a write-back given up did) goes into the model after that fill (fills: fatal
+  // fills of a QPN seen so far; run: ... run in the model; CommandPlacer::on_fatal_fill).
   void set_fill_gate(std::function<uint64_t(uint32_t)> fills,
                      std::function<uint64_t(uint32_t)> run) {
     fills_seen_ = std::move(fills);

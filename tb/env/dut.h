@@ -137,12 +137,17 @@ class Dut {
   // Backdoor: events waiting in the event queue (the EQE on the port included).
   virtual unsigned eq_fifo_count() const = 0;
   // Probes (simulation only), sampled before the edge: the QPN of a doorbell the QP
-  // cache answered in this cycle, and of a QP a fill made fatal in this cycle (a read of
-  // its context failed first; docs/events.md).
+  // cache answered in this cycle, and of a QP a memory fault made fatal in this cycle
+  // (docs/events.md, "Memory faults"): a fill after a failed read of its context, or,
+  // with write set, a write-back of its context given up (qpm_top.mem_fatal_write).
   virtual std::optional<uint32_t> doorbell_done() const = 0;
   // ... and of a datapath operation the QP cache answered in this cycle.
   virtual std::optional<uint32_t> dp_done() const = 0;
-  virtual std::optional<uint32_t> fatal_fill() const = 0;
+  struct FatalNotice {
+    uint32_t qpn = 0;
+    bool write = false;  // a write fault (a write-back given up), else a read fault
+  };
+  virtual std::optional<FatalNotice> fatal_fill() const = 0;
   // ... and whether the command unit is in Execute (deciding on the context it read).
   virtual bool cmd_executing() const = 0;
   // ... and whether the datapath front takes a datapath operation, or a doorbell, from

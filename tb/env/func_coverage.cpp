@@ -86,6 +86,7 @@ const std::vector<std::pair<const char *, EventType>> kEventBins = {
     {"PORT_FAULT", EventType::PortErr},
     {"PORT_FAULT", EventType::QpFatal},
     {"QPC_READ_ERROR", EventType::QpFatal},  // a failed context read (docs/events.md)
+    {"QPC_WRITE_GIVEN_UP", EventType::QpFatal},  // a write-back given up (docs/errors.md)
 };
 
 // Verdicts by QP type (SPEC §6): the requester's retries, the RC responder's NAKs and

@@ -1,8 +1,10 @@
 #include "qpm_env.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <cctype>
+#include <set>
 #include <stdexcept>
 
 #include "port_codec.h"
@@ -19,7 +21,7 @@ const std::vector<const char *> kCounterNames = {
     "fatal_overflows", "ev_qp_fatal", "ev_qp_req_err", "ev_qp_access_err", "ev_comm_est",
     "ev_sq_drained", "ev_port_err",  "eq_high_water", "pf_qpcs_read",  "pf_qps_moved",
     "trap_requests", "trap_timeouts", "trap_rejected", "trap_dropped", "trap_busy_cycles",
-    "drop_quiesce", "resets_waited", "resets_forced"};
+    "drop_quiesce", "resets_waited", "resets_forced", "wb_given_up"};
 
 size_t counter_index(const std::string &name) {
   for (size_t i = 0; i < kCounterNames.size(); ++i) {
@@ -110,15 +112,26 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   placer_.set_release_doorbells([this](uint32_t qpn) { dp_scoreboard_.recheck_doorbells(qpn); });
   dp_scoreboard_.set_fill_gate([this](uint32_t qpn) { return placer_.fatal_fills(qpn); },
                                [this](uint32_t qpn) { return placer_.fatal_fills_run(qpn); });
-  placer_.set_run_fatal([this](uint32_t qpn) {
-    model_.qpc_read_failed(*model_.qpc_address(qpn));
-    ++qps_made_fatal_;
-    for (const Event &e : model_.take_events()) events_.expect(e, "QPC_READ_ERROR");
+  placer_.set_run_fatal([this](uint32_t qpn, bool write) {
+    const uint64_t addr = *model_.qpc_address(qpn);
+    if (write) {
+      model_.qpc_write_failed(addr);
+    } else {
+      model_.qpc_read_failed(addr);
+      ++qps_made_fatal_;
+    }
+    for (const Event &e : model_.take_events()) {
+      events_.expect(e, write ? "QPC_WRITE_GIVEN_UP" : "QPC_READ_ERROR");
+    }
     take_model_cqes();
   });
   // With read errors a fill can make a QP fatal while a doorbell of it waits on that
-  // fill: the doorbell then goes into the model once answered (after the fault).
-  dp_scoreboard_.set_wait_for_execution(opt.mem.read_error_rate > 0.0);
+  // fill, and with write errors a write-back given up can make it fatal while the
+  // doorbell waits in the cache: the doorbell then goes into the model once answered
+  // (after the fault).
+  dp_scoreboard_.set_wait_for_execution(opt.mem.read_error_rate > 0.0 ||
+                                        opt.mem.write_error_rate > 0.0 ||
+                                        opt.mem_dead_pages > 0 || !opt.mem.dead_pages.empty());
   if (opt.doorbell_order_known) {
     doorbells_.set_order_known([this](const Doorbell &db) { db_to_front_.push_back(db); });
     dp_scoreboard_.set_doorbell_applied(
@@ -144,7 +157,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
     tb_.add(trap_agent_.get());
   }
   memory_.set_observer([this](char dir, uint64_t addr, bool error, uint32_t id) {
-    const bool directory = addr >= kQptBase && addr < kQptBase + uint64_t{model_.config().dir_entries} * 8;
+    const bool directory = directory_address(addr);
     if (dir == 'R') {
       // The maintenance engine (MAP/UNMAP_PAGE) uses the ID after the miss registers.
       if (id >= tb_.config().mshrs) {
@@ -169,6 +182,8 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   });
   memory_.set_read_done_observer(
       [this](uint64_t addr, bool error, uint32_t id) { on_qpc_read_done(addr, error, id); });
+  memory_.set_write_done_observer(
+      [this](uint64_t addr, bool error, uint32_t) { on_write_done(addr, error); });
   tb_.dut().set_mem_in(AxiSlaveOut{});
   tb_.dut().set_csr_in(AxiLiteMasterOut{});
   tb_.reset();
@@ -181,6 +196,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
   write_csr(csr::kQpnLimit, cfg.qpn_limit);
   if (opt.trap_timeout != 0) write_csr(csr::kEvictTrapTimeout, opt.trap_timeout);
   if (opt.reset_timeout != 0) write_csr(csr::kResetTimeout, opt.reset_timeout);
+  if (opt.wb_retry_budget) write_csr(csr::kWbRetryBudget, *opt.wb_retry_budget);
   if (opt.evict_policy != 0) write_csr(csr::kEvictPolicy, opt.evict_policy);
   if (opt.map_all_pages) {
     std::vector<uint32_t> all;
@@ -195,8 +211,7 @@ FuncCoverage *QpmEnv::suite_coverage_ = nullptr;
 void QpmEnv::on_qpc_read_done(uint64_t addr, bool error, uint32_t id) {
   // Only a miss register's QPC read makes a QP fatal (the maintenance engine's reads of
   // MAP/UNMAP fail the command instead; a failed directory read is just read again).
-  const bool directory = addr >= kQptBase && addr < kQptBase + uint64_t{model_.config().dir_entries} * 8;
-  if (id >= tb_.config().mshrs || directory) return;
+  if (id >= tb_.config().mshrs || directory_address(addr)) return;
   // The miss register reads the QPC again until it succeeds; the QP becomes fatal when
   // that read lands, before any operation waiting on it runs (docs/events.md).
   if (error) {
@@ -221,6 +236,27 @@ void QpmEnv::on_qpc_read_done(uint64_t addr, bool error, uint32_t id) {
   if (live || !certain) fatal_due_[*qpn] = FatalDue{tb_.cycles(), certain};
 }
 
+void QpmEnv::on_write_done(uint64_t addr, bool error) {
+  if (error && !directory_address(addr)) ++qpc_write_failures_[addr];
+}
+
+void QpmEnv::on_write_fault_notice(uint32_t qpn) {
+  ++write_fault_notices_;
+  const auto addr = model_.qpc_address(qpn);
+  const auto failed = addr ? qpc_write_failures_.find(*addr) : qpc_write_failures_.end();
+  if (failed == qpc_write_failures_.end()) {
+    fatal_problems_.push_back(fmt::format(
+        "cycle {}: the RTL gave up a write-back of qpn {:#x} (a write-fault notice), but no "
+        "write of its QPC{} was answered with an error since the last notice",
+        tb_.cycles(), qpn, addr ? fmt::format(" at {:#x}", *addr) : std::string(" (unmapped)")));
+    return;
+  }
+  if (--failed->second == 0) qpc_write_failures_.erase(failed);
+  spdlog::debug("cycle {}: the RTL gave up a write-back of qpn {:#x}", tb_.cycles(), qpn);
+  // Into the model where the RTL had it among the QP's work, as a fatal fill.
+  placer_.on_fatal_fill(qpn, true);
+}
+
 void QpmEnv::sample_probes() {
   Dut &dut = tb_.dut();
   // The order of doorbells and operations: the front's, from its input registers.
@@ -235,14 +271,17 @@ void QpmEnv::sample_probes() {
     }
   }
   eq_fill_max_ = std::max(eq_fill_max_, dut.eq_fifo_count());
-  if (const auto qpn = dut.fatal_fill()) {
-    if (fatal_due_.erase(*qpn) == 0) {
+  if (const auto notice = dut.fatal_fill()) {
+    if (notice->write) {
+      on_write_fault_notice(notice->qpn);
+    } else if (fatal_due_.erase(notice->qpn) == 0) {
       fatal_problems_.push_back(fmt::format(
-          "cycle {}: a fill made qpn {:#x} fatal, but no read of its live context failed", tb_.cycles(), *qpn));
+          "cycle {}: a fill made qpn {:#x} fatal, but no read of its live context failed",
+          tb_.cycles(), notice->qpn));
     } else {
       // Into the model after the operations and commands the RTL ran before the fill
       // (answered by the cache, their answers maybe still on the way or held).
-      placer_.on_fatal_fill(*qpn);
+      placer_.on_fatal_fill(notice->qpn, false);
     }
   }
   // docs/events.md: a QP whose context read failed is made fatal before any operation
@@ -296,6 +335,35 @@ void QpmEnv::map_pages(const std::vector<uint32_t> &dir_indexes) {
     if (execute(map).status != Status::Ok) throw std::runtime_error("initial MAP_PAGE failed");
   }
   memory_.set_options(opt_.mem);
+  choose_dead_pages();
+}
+
+void QpmEnv::choose_dead_pages() {
+  if (dead_pages_.size() >= opt_.mem_dead_pages) return;
+  // The mapped QP-table pages (page i of map_pages at kFirstPage + i * 4 KiB), in
+  // directory order, that are not dead yet.
+  std::vector<uint64_t> candidates;
+  for (uint32_t i = 0; i < model_.config().dir_entries; ++i) {
+    const auto &e = model_.dir_entry(i);
+    if (e.valid && !memory_.page_dead(e.page_address)) candidates.push_back(e.page_address);
+  }
+  const size_t missing = opt_.mem_dead_pages - dead_pages_.size();
+  if (candidates.size() < missing) {
+    throw std::runtime_error(fmt::format(
+        "--mem-dead-pages {}: only {} QP-table pages are mapped ({} dead already)",
+        opt_.mem_dead_pages, candidates.size() + dead_pages_.size(), dead_pages_.size()));
+  }
+  std::set<uint64_t> chosen;
+  for (size_t k = 0; k < missing; ++k) {  // a partial Fisher-Yates shuffle
+    const size_t j = std::uniform_int_distribution<size_t>(k, candidates.size() - 1)(rng_);
+    std::swap(candidates[k], candidates[j]);
+    dead_pages_.push_back(candidates[k]);
+    chosen.insert(candidates[k] / kPageBytes);
+  }
+  memory_.add_dead_pages(chosen);
+  std::string list;
+  for (uint64_t page : dead_pages_) list += fmt::format(" {:#x}", page);
+  spdlog::info("dead pages (every write refused):{}", list);
 }
 
 uint64_t QpmEnv::error_mark() const {
@@ -696,9 +764,11 @@ std::vector<std::string> QpmEnv::memory_image_check() {
   sync.op = Opcode::SyncCache;
   if (execute(sync).status != Status::Ok) add("SYNC_CACHE did not answer OK");
   // Every slot of every mapped page: a lost write-back of a DESTROY (memory still says
-  // valid) shows here as well as a wrong valid QPC.
+  // valid) shows here as well as a wrong valid QPC. A dead page refused every write, so
+  // memory holds nothing of its contexts (the RTL keeps them; QUERY_QP shows them).
   size_t image_diffs = 0;
   for (const auto &[addr, qpc] : model_.memory_qpcs(false)) {
+    if (memory_.page_dead(addr)) continue;
     std::array<uint8_t, 64> mem{};
     memory_.read_bytes(addr, mem.data(), mem.size());
     if (mem == qpc_bytes(qpc)) continue;
@@ -748,6 +818,10 @@ std::vector<std::string> QpmEnv::final_check() {
   for (const auto &p : doorbells_.problems()) add("doorbells: " + p);
   for (const auto &p : dp_scoreboard_.doorbell_problems()) add("doorbells: " + p);
   for (const auto &p : fatal_problems_) add("memory faults: " + p);
+  if (dead_pages_.size() < opt_.mem_dead_pages) {
+    add(fmt::format("memory faults: {} dead pages asked for, but only {} were drawn (too few "
+                    "pages mapped through map_pages)", opt_.mem_dead_pages, dead_pages_.size()));
+  }
   for (const auto &[qpn, due] : fatal_due_) {
     if (due.certain) {
       add(fmt::format("memory faults: qpn {:#x}'s context read was retried at cycle {} and never made fatal",
@@ -773,12 +847,28 @@ std::vector<std::string> QpmEnv::counter_check() {
   expect("wb_retries (vs write errors injected)", value("wb_retries"), t.write_errors);
   expect("writebacks (vs QPC write bursts answered OKAY)", value("writebacks"),
          t.qpc_writes - t.qpc_write_errors);
+  // A write-back given up (issue 27 item 3) failed at least once, and the RTL told the
+  // harness of every one that made a QP fatal (a write-fault notice): notices <=
+  // WB_GIVEN_UP <= write errors injected (0 when memory refused no write).
+  if (value("wb_given_up") < write_fault_notices_ || value("wb_given_up") > t.write_errors) {
+    problems.push_back(fmt::format(
+        "wb_given_up: {} but expected between the {} write-fault notices seen and the {} write "
+        "errors injected", value("wb_given_up"), write_fault_notices_, t.write_errors));
+  }
   expect("walks (vs misses)", value("walks"), value("misses"));
   // A failed read of a walk is read again (docs/events.md, "Memory faults").
   expect("walks - dir_hits + directory read errors (vs directory reads)",
          value("walks") - value("dir_hits") + t.dir_read_errors, t.dir_reads);
-  expect("QPC reads (vs walks - unmapped entries + QPC read errors)", t.qpc_reads,
-         value("walks") - t.dir_reads_unmapped + t.qpc_read_errors);
+  const uint64_t walk_qpc_reads = value("walks") - t.dir_reads_unmapped + t.qpc_read_errors;
+  if (value("wb_given_up") == 0) {
+    expect("QPC reads (vs walks - unmapped entries + QPC read errors)", t.qpc_reads, walk_qpc_reads);
+  } else if (t.qpc_reads > walk_qpc_reads || t.qpc_reads + value("wb_given_up") < walk_qpc_reads) {
+    // A context whose write-back was given up is kept on chip (memory holds a stale
+    // one): a walk may take it back instead of reading memory, once per WB_GIVEN_UP.
+    problems.push_back(fmt::format(
+        "QPC reads: {} but expected walks - unmapped entries + QPC read errors = {}, less at "
+        "most the {} write-backs given up", t.qpc_reads, walk_qpc_reads, value("wb_given_up")));
+  }
   // The datapath's counters: exact against what the model predicted and raised.
   for (int r = 1; r < kNumDropReasons; ++r) {
     const auto reason = static_cast<DropReason>(r);

@@ -9,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -41,6 +42,7 @@ constexpr uint32_t kQpnLimit = 0x010;
 constexpr uint32_t kEvictPolicy = 0x014;
 constexpr uint32_t kEvictTrapTimeout = 0x018;
 constexpr uint32_t kResetTimeout = 0x01c;
+constexpr uint32_t kWbRetryBudget = 0x020;
 constexpr uint32_t kCounters = 0x040;  // kCounterNames order, 4 bytes each
 }  // namespace csr
 // The counter names in register order (docs/qp-table.md): the cache's, the CSR block's
@@ -83,6 +85,12 @@ struct EnvOptions {
   TrapAgentOptions trap;            // the eviction-trap agent (attached under policy 3)
   uint32_t trap_timeout = 0;        // EVICT_TRAP_TIMEOUT to program (0: the reset 256)
   uint32_t reset_timeout = 0;       // RESET_TIMEOUT to program (0: the reset 4096)
+  // WB_RETRY_BUDGET to program (0..255; 0: retry forever), none: the reset value 16.
+  std::optional<uint32_t> wb_retry_budget;
+  // Dead pages (issue 27 item 3, write faults): this many distinct QP-table pages
+  // (host pages holding QPCs), drawn from rng_ once they are mapped (map_pages), refuse
+  // every write for the rest of the run (AxiMemoryOptions::dead_pages).
+  uint32_t mem_dead_pages = 0;
   AxiMemoryOptions mem;
 };
 
@@ -159,8 +167,12 @@ class QpmEnv {
   void run_stream(uint64_t n, const std::function<Command()> &next, unsigned depth = 2);
   void run_cycles(uint64_t n);
   // MAP_PAGE each of these directory entries (page i at kFirstPage + i * 4 KiB) that is
-  // not mapped yet, with memory errors held off, as software's setup would.
+  // not mapped yet, with memory errors held off, as software's setup would. Then, while
+  // fewer than EnvOptions::mem_dead_pages pages are dead, draws the missing ones among
+  // the mapped QP-table pages that are not (std::runtime_error when too few are mapped).
   void map_pages(const std::vector<uint32_t> &dir_indexes);
+  // The dead pages drawn so far (host addresses, in the order drawn).
+  const std::vector<uint64_t> &dead_pages() const { return dead_pages_; }
 
   // CSR access over AXI4-Lite (blocking).
   uint32_t read_csr(uint32_t addr);
@@ -174,16 +186,21 @@ class QpmEnv {
   std::vector<std::string> final_check();
   // SYNC_CACHE (which must answer OK, whatever write errors the memory injects), then
   // compare host memory with the model: every QPC slot of every mapped page (valid or
-  // not) and every directory entry. The problems found (empty when clean).
+  // not) but the dead pages' (EnvOptions::mem_dead_pages: memory holds nothing written
+  // to them) and every directory entry. The problems found (empty when clean).
   std::vector<std::string> memory_image_check();
   // The CSR counters against what the memory model saw, exactly (docs/verification.md):
   // MEM_ERRORS = errors injected, WB_RETRIES = write errors injected, WRITEBACKS = QPC
   // write bursts answered OKAY, WALKS = MISSES, directory reads = WALKS - DIR_HITS, QPC
-  // reads = WALKS - directory read errors - walks that found the entry unmapped.
+  // reads = WALKS - directory read errors - walks that found the entry unmapped;
+  // write-fault notices <= WB_GIVEN_UP <= write errors injected.
   std::vector<std::string> counter_check();
   const MemoryTraffic &traffic() const { return traffic_; }
   // QPs the model made fatal because a read of their QPC failed (docs/events.md).
   uint64_t qps_made_fatal() const { return qps_made_fatal_; }
+  // Write faults: the RTL's notices that a write-back was given up (Dut::fatal_fill
+  // with write set), each checked against a failed write of that QPN's QPC.
+  uint64_t write_fault_notices() const { return write_fault_notices_; }
   // The most events the EQ has held at once (its fill level, sampled every cycle).
   unsigned eq_fill_max() const { return eq_fill_max_; }
 
@@ -251,6 +268,17 @@ class QpmEnv {
   // A miss register's read of a QPC completed: after a failed one, the next that
   // succeeds must make the QP fatal if it is live (fatal_due_).
   void on_qpc_read_done(uint64_t addr, bool error, uint32_t id);
+  // A write's B was taken: a failed write of a QPC is what a write-fault notice needs
+  // (qpc_write_failures_).
+  void on_write_done(uint64_t addr, bool error);
+  // The RTL gave up a write-back of qpn's context (a write-fault notice): checked against
+  // the failed writes, then placed like a fatal fill (GoldenModel::qpc_write_failed).
+  void on_write_fault_notice(uint32_t qpn);
+  // Draw the dead pages still missing among the mapped QP-table pages (map_pages).
+  void choose_dead_pages();
+  bool directory_address(uint64_t addr) const {
+    return addr >= kQptBase && addr < kQptBase + uint64_t{model_.config().dir_entries} * 8;
+  }
   // The probes of this cycle (Dut::doorbell_done, Dut::fatal_fill): a doorbell goes into
   // the model once the QP cache has answered it, and a fill that made a QP fatal is
   // placed by the command placer where it landed among the QP's operations, commands and
@@ -329,6 +357,12 @@ class QpmEnv {
   };
   std::unordered_map<uint32_t, FatalDue> fatal_due_;
   std::vector<std::string> fatal_problems_;
+  // Write faults: per QPC address, writes answered with an error that no write-fault
+  // notice has used yet (each given-up write-back failed at least once), and the
+  // notices seen. Apart from the read path's qpc_read_faults_ and fatal_due_.
+  std::unordered_map<uint64_t, uint64_t> qpc_write_failures_;
+  uint64_t write_fault_notices_ = 0;
+  std::vector<uint64_t> dead_pages_;               // host addresses, in the order drawn
   unsigned eq_fill_max_ = 0;                       // the EQ's fullest, sampled every cycle
   uint64_t qps_made_fatal_ = 0;                    // ... of which made their QP fatal
   uint64_t cqe_fifo_empty_cycles_ = 0;  // consecutive cycles with the CQE FIFO empty

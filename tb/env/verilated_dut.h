@@ -120,10 +120,11 @@ class VerilatedDut : public Dut {
     auto *root = top_->rootp;
     return root->qpm_top__DOT__db_valid && root->qpm_top__DOT__db_ready;
   }
-  std::optional<uint32_t> fatal_fill() const override {
+  std::optional<FatalNotice> fatal_fill() const override {
     auto *root = top_->rootp;
     if (!root->qpm_top__DOT__mem_fatal) return std::nullopt;
-    return static_cast<uint32_t>(root->qpm_top__DOT__mem_fatal_qpn);
+    return FatalNotice{static_cast<uint32_t>(root->qpm_top__DOT__mem_fatal_qpn),
+                       root->qpm_top__DOT__mem_fatal_write != 0};
   }
 
   AxiMasterOut mem_out() const override { return axi_master_pins(*top_); }

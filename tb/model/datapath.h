@@ -90,6 +90,7 @@ constexpr uint8_t kRemOp = 7;        // RX_NAK OPERATION          -> ERR
 constexpr uint8_t kLocQpOp = 8;      // UC/UD TX_WQE READ/ATOMIC  -> SQE
 constexpr uint8_t kPortFault = 9;    // PORT_FAULT                -> ERR, QP_FATAL
 constexpr uint8_t kMemFatal = 10;    // its QPC could not be read -> ERR, QP_FATAL
+constexpr uint8_t kWbFatal = 11;     // its QPC could not be written (a write-back given up)
 }  // namespace syndrome
 
 // One request of the datapath port (dp_req_t). Fields an operation does not use are

@@ -400,6 +400,14 @@ std::optional<uint32_t> GoldenModel::qpn_of_qpc_address(uint64_t addr) const {
 }
 
 std::optional<uint32_t> GoldenModel::qpc_read_failed(uint64_t addr) {
+  return qpc_access_failed(addr, syndrome::kMemFatal);
+}
+
+std::optional<uint32_t> GoldenModel::qpc_write_failed(uint64_t addr) {
+  return qpc_access_failed(addr, syndrome::kWbFatal);
+}
+
+std::optional<uint32_t> GoldenModel::qpc_access_failed(uint64_t addr, uint8_t cause) {
   const auto qpn = qpn_of_qpc_address(addr);
   if (!qpn) return std::nullopt;
   Qpc n = load(addr);
@@ -407,7 +415,7 @@ std::optional<uint32_t> GoldenModel::qpc_read_failed(uint64_t addr) {
       n.state != static_cast<uint32_t>(QpState::Err)) {
     n.state = static_cast<uint32_t>(QpState::Err);
     memory_[addr] = n;
-    events_.push_back(Event{false, *qpn, EventType::QpFatal, syndrome::kMemFatal});
+    events_.push_back(Event{false, *qpn, EventType::QpFatal, cause});
     flush(*qpn);
   }
   return qpn;

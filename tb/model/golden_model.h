@@ -90,6 +90,13 @@ class GoldenModel {
   // ERR with QP_FATAL (syndrome kMemFatal) and is flushed. An address that is no QPN's
   // QPC (an unmapped page, past QPN_LIMIT) changes nothing. Returns the QPN it names.
   std::optional<uint32_t> qpc_read_failed(uint64_t addr);
+  // A write-back of the QPC at address addr was given up (issue 27 item 3: memory
+  // answered every try of its retry budget with an error; docs/events.md "Memory
+  // faults"): the context is not lost (hardware keeps it), and the QP, if valid and in
+  // neither RESET nor ERR, goes to ERR with QP_FATAL (syndrome kWbFatal) and is flushed,
+  // exactly as qpc_read_failed. A QP in RESET or ERR, an invalid QPC, or an address that
+  // is no QPN's QPC changes nothing and raises nothing. Returns the QPN it names.
+  std::optional<uint32_t> qpc_write_failed(uint64_t addr);
   // SPEC §10 (docs/reset.md): a MODIFY_QP to RESET or a DESTROY_QP that finds payload
   // DMAs in flight first fences its QP, and finishes (execute) once they have ended or a
   // timeout passed. The fence sets quiesce: every operation but DMA_END is DROPped with
@@ -129,6 +136,9 @@ class GoldenModel {
   Response unmap_page(const Command &cmd, bool memory_error);
   Response query_qp(const Command &cmd) const;
   Response port_fault(const Command &cmd);
+  // qpc_read_failed and qpc_write_failed: a live QP at addr to ERR with QP_FATAL of
+  // syndrome cause, flushed.
+  std::optional<uint32_t> qpc_access_failed(uint64_t addr, uint8_t cause);
   // Completes every WQE qpn owes (flush_execute), queueing the CQEs.
   void flush(uint32_t qpn);
 

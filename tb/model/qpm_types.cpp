@@ -7,7 +7,8 @@ namespace qpm {
 // Declaration order of qpm_pkg::qpc_t, most significant field first, so the last entry
 // sits at bit 0 (byte 0 of the 64-byte record).
 const std::vector<FieldSpec<Qpc>> kQpcLayout = {
-    {"reserved", &Qpc::reserved, 6, true},
+    {"reserved", &Qpc::reserved, 5, true},
+    {"ev_fatal_write", &Qpc::ev_fatal_write, 1, true},
     {"quiesce", &Qpc::quiesce, 1, true},
     {"ev_fatal_port", &Qpc::ev_fatal_port, 1, true},
     {"ev_pending", &Qpc::ev_pending, 5, true},

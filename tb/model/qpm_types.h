@@ -212,6 +212,7 @@ struct Qpc {
   // command waits until they are gone and answers them as 0, and the model keeps 0.
   uint32_t ev_pending = 0;
   uint32_t ev_fatal_port = 0;
+  uint32_t ev_fatal_write = 0;   // the pending QP_FATAL's cause: a write-back given up
   // A reset waits for the QP's payload DMAs (SPEC §10, docs/reset.md): every operation
   // but DMA_END is DROPped (QUIESCE), doorbells are refused.
   uint32_t quiesce = 0;

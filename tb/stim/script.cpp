@@ -415,7 +415,9 @@ std::string format_qpc(const Qpc &q) {
   // Offset order, valid and state first.
   for (auto it = kQpcLayout.rbegin(); it != kQpcLayout.rend(); ++it) {
     const std::string name = it->name;
-    if (name == "reserved" || name == "ev_pending" || name == "ev_fatal_port") continue;
+    if (name == "reserved" || name == "ev_pending" || name == "ev_fatal_port" ||
+        name == "ev_fatal_write")
+      continue;
     const uint32_t v = q.*it->member;
     if (name == "state") {
       s += fmt::format(" state={}", state_name(v));

@@ -68,6 +68,15 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
   app.add_option("--mem-write-error-rate", o.mem_write_error_rate,
                  "chance a memory write burst answers SLVERR (the write is retried)")
       ->check(CLI::Range(0.0, 0.9));
+  app.add_option("--mem-dead-pages", o.mem_dead_pages,
+                 "QP-table pages (drawn from the seed once mapped) whose every write answers "
+                 "SLVERR for the whole run: their write-backs are given up once "
+                 "WB_RETRY_BUDGET tries have failed, and their live QPs made fatal (syndrome 11)")
+      ->check(CLI::Range(0u, 1u << 18));
+  app.add_option("--wb-retry-budget", o.wb_retry_budget,
+                 "WB_RETRY_BUDGET to program: tries of a failing write-back before it is "
+                 "given up (0: retry forever; not given: the hardware's 16)")
+      ->check(CLI::Range(0, 255));
   app.add_option("--dp-rate", o.dp_rate,
                  "share of datapath operations among everything sent (0: commands only)")
       ->check(CLI::Range(0.0, 0.95));
@@ -200,6 +209,8 @@ std::string replay_line(const SimOptions &o, const std::string &program) {
   if (o.reset_stress > 0.0) line += fmt::format(" --reset-stress {}", o.reset_stress);
   if (o.reset_timeout != 0) line += fmt::format(" --reset-timeout {}", o.reset_timeout);
   if (o.eqe_hold != 0) line += fmt::format(" --eqe-hold {}", o.eqe_hold);
+  if (o.mem_dead_pages != 0) line += fmt::format(" --mem-dead-pages {}", o.mem_dead_pages);
+  if (o.wb_retry_budget >= 0) line += fmt::format(" --wb-retry-budget {}", o.wb_retry_budget);
   line += " --traffic " + o.traffic;
   if (o.traffic == "transport") {
     line += fmt::format(
@@ -238,6 +249,17 @@ EnvOptions env_options(const SimOptions &o) {
   e.mem.backpressure = o.mem_backpressure;
   e.mem.read_error_rate = o.mem_read_error_rate;
   e.mem.write_error_rate = o.mem_write_error_rate;
+  e.mem_dead_pages = o.mem_dead_pages;
+  if (o.wb_retry_budget >= 0) e.wb_retry_budget = static_cast<uint32_t>(o.wb_retry_budget);
+  // Every page is mapped at start (below 65536): the dead ones are drawn among them.
+  if (const DutConfig *cfg = find_dut_config(o.config); cfg && e.map_all_pages) {
+    const uint32_t pages = o.qpn_limit >> cfg->params.page_bits;
+    if (o.mem_dead_pages > pages) {
+      throw std::invalid_argument(fmt::format(
+          "--mem-dead-pages {}: more than the {} QP-table pages a QPN_LIMIT of {} maps",
+          o.mem_dead_pages, pages, o.qpn_limit));
+    }
+  }
   e.dp_idle_prob = o.dp_idle;
   e.dp_rsp_stall_prob = o.dp_rsp_stall;
   e.eqe_stall_prob = o.eqe_stall;

@@ -36,6 +36,11 @@ struct SimOptions {
   double mem_backpressure = 0.0;
   double mem_read_error_rate = 0.0;
   double mem_write_error_rate = 0.0;  // below 1: the RTL retries every failed write
+  // Write faults (issue 27 item 3): QP-table pages whose every write fails for the whole
+  // run (EnvOptions::mem_dead_pages), and WB_RETRY_BUDGET to program (-1: not written,
+  // the hardware's 16; 0: retry forever).
+  uint32_t mem_dead_pages = 0;
+  int32_t wb_retry_budget = -1;
   // Datapath traffic (docs/verification.md): the shares of datapath operations and of
   // doorbells among everything sent (commands are the rest; --cmds counts commands).
   // Both 0: a command-only run, the same run as before the datapath existed.
@@ -89,7 +94,8 @@ bool large_qpn_space(const SimOptions &o);
 bool parse_latency(const std::string &text, uint32_t *lo, uint32_t *hi);
 // The exact command line of the run; program is what to call qpm_sim by.
 std::string replay_line(const SimOptions &o, const std::string &program = "build/qpm_sim");
-// Throws std::invalid_argument for a malformed --mem-latency.
+// Throws std::invalid_argument for a malformed --mem-latency, and for more
+// --mem-dead-pages than the run maps pages (when it maps every page at start).
 EnvOptions env_options(const SimOptions &o);
 
 struct SimResult {

@@ -9,7 +9,7 @@ module qpm_qpc_layout_probe (
   output logic [5:0]    num_fields_o
 );
 
-  assign num_fields_o = 6'd55;
+  assign num_fields_o = 6'd56;
 
   always_comb begin
     ones_o = '0;
@@ -68,7 +68,8 @@ module qpm_qpc_layout_probe (
       6'd51: ones_o.ev_pending              = '1;
       6'd52: ones_o.ev_fatal_port           = '1;
       6'd53: ones_o.quiesce                 = '1;
-      6'd54: ones_o.reserved                = '1;
+      6'd54: ones_o.ev_fatal_write          = '1;
+      6'd55: ones_o.reserved                = '1;
       default: ;
     endcase
   end

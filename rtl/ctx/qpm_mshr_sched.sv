@@ -1,0 +1,109 @@
+// qpm_mshr_sched: which miss register takes the shared step this cycle (docs/qp-cache.md,
+// "Miss registers"), and what a register may do there about the write-back buffer.
+//
+// Round-robin among the registers that can step, from the register after the last one
+// served: a miss waiting for a victim way must not shut out the registers whose fills
+// would free one. A register can step in Victim and VictTake always, in Dir unless its
+// page is locked by MAP/UNMAP, in DirReq and FillReq when the read request register is
+// free (FillReq: and its QPN is no longer on its way to memory), in WbRead when a buffer
+// entry is free.
+//
+// Write faults (docs/qp-cache.md section 20): a register whose only hazard is a given-up
+// entry (ret_i) takes its fill from that entry instead of memory, in WbRead (swapping
+// its dirty victim into the entry) or in FillReq. One register at a time owns the
+// return (the first that waits, kept until it takes it), and steps when the entry's QPC
+// is staged (ret_ok_i). A dirty victim is taken only with a buffer entry promised to it
+// (entries free beyond those of the registers in WbRead), or by a return: a register
+// that holds a way never waits for an entry, since the returns that free entries may
+// need that way. The maintenance engine's read-outs leave one entry for each register
+// about to take a victim.
+module qpm_mshr_sched #(
+  parameter int unsigned Mshrs   = 8,
+  parameter int unsigned WbDepth = 2,
+  localparam int unsigned MshrW = (Mshrs > 1) ? $clog2(Mshrs) : 1,
+  localparam int unsigned WbW   = (WbDepth > 1) ? $clog2(WbDepth) : 1
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // the registers' states, one bit per register
+  input  logic [Mshrs-1:0] in_victim_i,    // Victim or VictTake
+  input  logic [Mshrs-1:0] in_take_i,      // VictTake
+  input  logic [Mshrs-1:0] in_wbread_i,
+  input  logic [Mshrs-1:0] in_dir_i,
+  input  logic [Mshrs-1:0] in_dirreq_i,
+  input  logic [Mshrs-1:0] in_fillreq_i,
+  input  logic [Mshrs-1:0] locked_i,       // its page is under MAP/UNMAP
+  input  logic [Mshrs-1:0] hazard_i,       // its QPN is on its way to memory
+  input  logic [Mshrs-1:0] ret_i,          // ... only in given-up entries
+  input  logic             rq_busy_i,      // the read request register is taken
+  input  logic             wbread_ok_i,    // the pipe and a buffer entry are free
+  input  logic             ret_ok_i,       // the owner's entry is staged, no fill lands
+  input  logic [WbW:0]     wb_free_cnt_i,
+  // the scheduled register
+  output logic             sched_any_o,
+  output logic [MshrW-1:0] sched_o,
+  // its take of a victim (in VictTake)
+  input  logic             vict_valid_i,   // the taken way holds a QPC ...
+  input  logic             vict_dirty_i,   // ... that must be written back
+  output logic             take_room_o,    // ... and may be now
+  output logic             xread_room_o,   // the maintenance engine may read one out
+  // the return
+  output logic             ret_want_o,     // a register owns the return ...
+  output logic [MshrW-1:0] ret_own_o,      // ... this one
+  output logic             ret_take_o      // ... and takes its fill now
+);
+
+  logic [Mshrs-1:0] ret_wait, can;
+  logic             own_valid_q, first_any;
+  logic [MshrW-1:0] own_q, first;
+  assign ret_wait = ret_i & (in_wbread_i | in_fillreq_i);
+  for (genvar m = 0; m < Mshrs; m++) begin : gen_can
+    logic ret_go;
+    assign ret_go = ret_ok_i && own_valid_q && own_q == MshrW'(m);
+    assign can[m] = in_victim_i[m]
+                 || (in_wbread_i[m] && (ret_i[m] ? ret_go : wbread_ok_i))
+                 || (in_dir_i[m] && !locked_i[m])
+                 || (in_dirreq_i[m] && !rq_busy_i)
+                 || (in_fillreq_i[m] && (ret_i[m] ? ret_go : !rq_busy_i && !hazard_i[m]));
+  end
+  qpm_rr_arbiter #(.N(Mshrs)) u_rr (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .req_i     (can),
+    .advance_i (sched_any_o),
+    .any_o     (sched_any_o),
+    .idx_o     (sched_o)
+  );
+
+  localparam int unsigned PromW = $clog2(Mshrs + 1);
+  logic [PromW-1:0] promised, taking;
+  always_comb begin
+    promised = '0;
+    taking   = '0;
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      promised += PromW'(in_wbread_i[m] && !ret_i[m]);
+      taking   += PromW'(in_take_i[m]);
+    end
+  end
+  assign take_room_o  = !(vict_valid_i && vict_dirty_i) || ret_i[sched_o]
+                     || 32'(wb_free_cnt_i) > 32'(promised);
+  // (an entry for each register that may take a dirty victim this very cycle)
+  assign xread_room_o = 32'(wb_free_cnt_i) > 32'(promised) + 32'(taking);
+
+  qpm_first_one #(.N(Mshrs)) u_first (.bits_i(ret_wait), .any_o(first_any), .idx_o(first));
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      own_valid_q <= 1'b0;
+      own_q       <= '0;
+    end else if (ret_take_o) begin
+      own_valid_q <= 1'b0;
+    end else if (!own_valid_q && first_any) begin
+      own_valid_q <= 1'b1;
+      own_q       <= first;
+    end
+  end
+  assign ret_want_o = own_valid_q;
+  assign ret_own_o  = own_q;
+  assign ret_take_o = sched_any_o && own_valid_q && sched_o == own_q && ret_wait[sched_o];
+
+endmodule

@@ -1,0 +1,144 @@
+// qpm_pipe_decide: what the QP cache's pipe does with the request in P0 this cycle
+// (docs/qp-cache.md, "Pipeline"), from the request, its lookup and the miss registers'
+// and ports' state. Pure combinational.
+//
+// A write-fault mark (qpm_wb_buffer's announced given-up entry, docs/qp-cache.md section
+// 20) goes first: cached, it is a read-modify-write of its line; not cached, the miss
+// register of its QPN takes the context back, a new one if none works on it. A failed
+// replay answers its fill's status; a command's write, pin or unpin that waited on a fill
+// that made its QP fatal is refused (its command read the context before the fault).
+// SYNC and MAP/UNMAP go to the maintenance engine; an out-of-range QPN is refused; a
+// request joins the fill of its QPN under way, hits, or starts a miss.
+//
+// excl_o keeps the looked-up line out of a miss register's take of its victim: only a
+// line the pipe may write this cycle (data, or its pin bit), decided from the lookup
+// alone, not from the ports' state (docs/capacity.md, "Timing proxy").
+module qpm_pipe_decide #(
+  parameter int unsigned Ways = 4,
+  localparam int unsigned WayW = (Ways > 1) ? $clog2(Ways) : 1
+) (
+  input  logic                   valid_i,          // a request, and no fatal fill or
+                                                   // maintenance answer takes the cycle
+  input  logic                   is_mark_i,
+  input  logic                   is_replay_i,
+  input  logic                   failed_replay_i,  // a replay of a failed fill
+  input  qpm_pkg::ctx_status_e   replay_status_i,
+  input  logic                   replay_fatal_i,   // ... of a fill that made its QP fatal
+  input  qpm_pkg::ctx_op_e       op_i,
+  input  logic                   refuse_cmd_i,     // a command's QPC was made fatal under
+                                                   // its lock: refuse its next write
+  input  logic                   in_range_i,       // QPN below QPN_LIMIT
+  input  logic                   look_hit_i,
+  input  logic                   look_pinned_i,
+  input  logic [WayW:0]          look_pinned_in_set_i,
+  input  logic                   m_on_i,           // a miss register works on the QPN ...
+  input  logic                   m_filling_i,      // ... and its fill is not done yet
+  input  logic                   m_free_any_i,
+  input  logic                   m_free_spare_i,   // ... and one more (kept for a mark)
+  input  logic                   m_page_busy_i,    // one works on the DirWrite's page
+  input  logic                   park_free_any_i,
+  input  logic                   maint_busy_i,
+  input  logic                   read_port_busy_i, // a read-out takes the RAM's read port
+  input  logic                   write_slot_busy_i, // a fill takes P1's write slot
+  output qpm_pkg::pipe_act_e     act_o,
+  output qpm_pkg::ctx_status_e   status_o,
+  output logic                   new_miss_o,       // a new miss register
+  output logic                   refused_o,        // counted in REFUSED
+  output logic                   merge_o,          // counted in MERGED
+  output logic                   wait_o,           // a miss that waits (MISS_WAITS)
+  output logic                   excl_o
+);
+
+  logic pin_op;
+  assign pin_op = op_i == qpm_pkg::CtxPin || op_i == qpm_pkg::CtxUnpin;
+
+  always_comb begin
+    act_o      = qpm_pkg::PipeStall;
+    status_o   = qpm_pkg::CtxOk;
+    new_miss_o = 1'b0;
+    refused_o  = 1'b0;
+    merge_o    = 1'b0;
+    wait_o     = 1'b0;
+    excl_o     = 1'b0;   // decided beside act_o, from the lookup alone
+    if (valid_i) begin
+      if (is_mark_i) begin
+        // Cached: the mark writes the QP fatal on its line. Not cached: the miss register
+        // of its QPN takes the context back (a new one, with nothing parked on it).
+        if (look_hit_i) begin
+          if (!read_port_busy_i && !write_slot_busy_i) act_o = qpm_pkg::PipeRmw;
+          excl_o = 1'b1;
+        end else if (m_on_i) begin
+          act_o = qpm_pkg::PipeDone;
+        end else if (m_free_any_i) begin
+          act_o      = qpm_pkg::PipeDone;
+          new_miss_o = 1'b1;
+        end
+      end else if (refuse_cmd_i && (op_i == qpm_pkg::CtxWrite || pin_op)) begin
+        act_o    = qpm_pkg::PipeRespond;   // it read the context before the fault
+        status_o = qpm_pkg::CtxMemErr;
+        excl_o   = look_hit_i && pin_op;
+      end else if (failed_replay_i) begin
+        act_o    = qpm_pkg::PipeRespond;               // the fill failed: so does every waiter
+        status_o = replay_status_i;
+        excl_o   = look_hit_i && pin_op;
+      end else if (is_replay_i && replay_fatal_i && (op_i == qpm_pkg::CtxWrite
+                   || op_i == qpm_pkg::CtxPin || op_i == qpm_pkg::CtxUnpin)) begin
+        act_o    = qpm_pkg::PipeRespond;               // its command read the context before the fault
+        status_o = qpm_pkg::CtxMemErr;
+        excl_o   = look_hit_i && pin_op;
+      end else if (op_i == qpm_pkg::CtxSync) begin
+        if (!maint_busy_i) act_o = qpm_pkg::PipeMaint;
+      end else if (op_i == qpm_pkg::CtxDirWrite) begin
+        // MAP/UNMAP start once no miss register works on the page (qpm_mshr_match).
+        if (!maint_busy_i && !m_page_busy_i) act_o = qpm_pkg::PipeMaint;
+      end else if (!in_range_i) begin
+        act_o     = qpm_pkg::PipeRespond;
+        status_o  = qpm_pkg::CtxUnmapped;  // refused before any memory access
+        excl_o    = look_hit_i && pin_op;
+        refused_o = op_i != qpm_pkg::CtxPrefetch;
+      end else if (!is_replay_i && m_on_i) begin
+        // Join a fill under way (a merge). Once the fill is done and its waiters are
+        // replaying, wait at the port instead: parking more behind them would keep the
+        // miss register (and its reserved way) alive for as long as requests keep coming.
+        if (!m_filling_i) begin
+          act_o = qpm_pkg::PipeStall;
+        end else if (park_free_any_i) begin
+          act_o   = qpm_pkg::PipePark;
+          merge_o = op_i != qpm_pkg::CtxPrefetch;
+        end else begin
+          wait_o = 1'b1;
+        end
+      end else if (look_hit_i) begin
+        unique case (op_i)
+          qpm_pkg::CtxRead:  if (!read_port_busy_i)  act_o = qpm_pkg::PipeReadHit;
+          // a write or read-modify-write is kept out of the victim's take even in a
+          // cycle it waits (excl_o below)
+          qpm_pkg::CtxWrite: begin
+            if (!write_slot_busy_i) act_o = qpm_pkg::PipeWriteHit;
+            excl_o = 1'b1;
+          end
+          qpm_pkg::CtxDp: begin
+            if (!read_port_busy_i && !write_slot_busy_i) act_o = qpm_pkg::PipeRmw;
+            excl_o = 1'b1;
+          end
+          qpm_pkg::CtxPin: begin
+            act_o  = qpm_pkg::PipeRespond;
+            excl_o = 1'b1;
+            if (!look_pinned_i && 32'(look_pinned_in_set_i) >= Ways - 1) status_o = qpm_pkg::CtxBusy;
+          end
+          default: begin                   // CtxUnpin, CtxPrefetch
+            act_o  = qpm_pkg::PipeRespond;
+            excl_o = pin_op;
+          end
+        endcase
+      end else if (m_free_spare_i && park_free_any_i) begin
+        act_o      = qpm_pkg::PipePark;
+        new_miss_o = 1'b1;
+      end else begin
+        wait_o = 1'b1;
+      end
+    end
+  end
+
+
+endmodule
