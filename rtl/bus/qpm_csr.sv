@@ -328,7 +328,7 @@ module qpm_csr #(
       policy_q    <= PolicyPlru;
       trap_timeout_q <= 16'd256;
       reset_timeout_q <= 16'd4096;
-      wb_budget_q     <= 8'd16;
+      wb_budget_q     <= 8'd0;   // retry for ever until software sets a budget
       cnt_q       <= '0;
       cnt_inc_q   <= '0;
       aw_hold_q   <= 1'b0;

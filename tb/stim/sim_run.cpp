@@ -75,7 +75,7 @@ void add_sim_options(CLI::App &app, SimOptions &o) {
       ->check(CLI::Range(0u, 1u << 18));
   app.add_option("--wb-retry-budget", o.wb_retry_budget,
                  "WB_RETRY_BUDGET to program: tries of a failing write-back before it is "
-                 "given up (0: retry forever; not given: the hardware's 16)")
+                 "given up (0: retry forever; not given: the hardware's 0)")
       ->check(CLI::Range(0, 255));
   app.add_option("--dp-rate", o.dp_rate,
                  "share of datapath operations among everything sent (0: commands only)")

@@ -38,7 +38,7 @@ struct SimOptions {
   double mem_write_error_rate = 0.0;  // below 1: the RTL retries every failed write
   // Write faults (issue 27 item 3): QP-table pages whose every write fails for the whole
   // run (EnvOptions::mem_dead_pages), and WB_RETRY_BUDGET to program (-1: not written,
-  // the hardware's 16; 0: retry forever).
+  // the hardware's 0: retry forever).
   uint32_t mem_dead_pages = 0;
   int32_t wb_retry_budget = -1;
   // Datapath traffic (docs/verification.md): the shares of datapath operations and of
