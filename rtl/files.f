@@ -1,5 +1,6 @@
 rtl/qpm_pkg.sv
 rtl/qpm_event_pkg.sv
+rtl/ctx/qpm_pipe_pkg.sv
 rtl/common/qpm_ram_1p.sv
 rtl/common/qpm_ram_2p.sv
 rtl/common/qpm_fifo.sv

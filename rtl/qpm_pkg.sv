@@ -241,18 +241,6 @@ package qpm_pkg;
     CtxBusy     = 2'd3   // pin beyond capacity, or (un)map of a page holding valid QPs
   } ctx_status_e;
 
-  // What the QP cache's pipe does with the request in P0 (qpm_pipe_decide).
-  typedef enum logic [2:0] {
-    PipeStall    = 3'd0,   // nothing consumed this cycle
-    PipeRespond  = 3'd1,   // answered without the RAM (status only)
-    PipeReadHit  = 3'd2,
-    PipeWriteHit = 3'd3,
-    PipePark     = 3'd4,   // joins a miss register (new miss or merge)
-    PipeMaint    = 3'd5,   // handed to the maintenance engine
-    PipeRmw      = 3'd6,   // read, decide in P1, write back (CtxDp, or a mark)
-    PipeDone     = 3'd7    // a mark consumed without the RAM (a miss register takes over)
-  } pipe_act_e;
-
   // Directory entry {page_address, valid} (SPEC.md §3.2): bit 0 is valid, the page
   // address is 4 KiB aligned so its low bits are free.
   typedef struct packed {

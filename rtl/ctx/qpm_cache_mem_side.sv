@@ -39,7 +39,7 @@ module qpm_cache_mem_side #(
   output logic [WbDepth-1:0]       wb_pend_o,
   output logic [WbDepth*QpnW-1:0]  wb_pend_qpn_o,
   // write faults (qpm_wb_buffer): the budget, the announced given-up entry, its mark by
-  // the pipe and its return to a miss register (swapped with that register's victim)
+  // the pipe and its take-back to a miss register (swapped with that register's victim)
   input  logic [7:0]               wb_retry_budget_i,
   input  logic                     wb_alloc_swap_i,
   output logic [QpnW-1:0]          wb_ann_qpn_o,

@@ -439,7 +439,7 @@ module qpm_mshr_file #(
         end
         default: ;
       endcase
-      // A return: the fill comes from the write-back buffer now, and the QP is made
+      // A take-back: the fill comes from the write-back buffer now, and the QP is made
       // fatal by it (as after a failed read, its commands' writes are refused).
       if (ret_take_o) begin
         rq_load           = 1'b0;

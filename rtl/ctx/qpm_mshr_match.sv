@@ -116,7 +116,7 @@ module qpm_mshr_match #(
   end
 
   // The entry a victim read out last cycle went into (a new one, or the announced entry
-  // a return swapped it into: named by index, not by a rising pending bit).
+  // a take-back swapped it into: named by index, not by a rising pending bit).
   logic [WbDepth-1:0] pend_new, alloc_match;
   logic               new_victim_q;
   logic [QpnW-1:0]    new_qpn_q;

@@ -11,10 +11,10 @@
 // Write faults (docs/qp-cache.md section 20): a register whose only hazard is a given-up
 // entry (ret_i) takes its fill from that entry instead of memory, in WbRead (swapping
 // its dirty victim into the entry) or in FillReq. One register at a time owns the
-// return (the first that waits, kept until it takes it), and steps when the entry's QPC
+// take-back (the first that waits, kept until it takes it), and steps when the entry's QPC
 // is staged (ret_ok_i). A dirty victim is taken only with a buffer entry promised to it
-// (entries free beyond those of the registers in WbRead), or by a return: a register
-// that holds a way never waits for an entry, since the returns that free entries may
+// (entries free beyond those of the registers in WbRead), or by a take-back: a register
+// that holds a way never waits for an entry, since the take-backs that free entries may
 // need that way. The maintenance engine's read-outs leave one entry for each register
 // about to take a victim.
 module qpm_mshr_sched #(
@@ -47,8 +47,8 @@ module qpm_mshr_sched #(
   input  logic             vict_dirty_i,   // ... that must be written back
   output logic             take_room_o,    // ... and may be now
   output logic             xread_room_o,   // the maintenance engine may read one out
-  // the return
-  output logic             ret_want_o,     // a register owns the return ...
+  // the take-back
+  output logic             ret_want_o,     // a register owns the take-back ...
   output logic [MshrW-1:0] ret_own_o,      // ... this one
   output logic             ret_take_o      // ... and takes its fill now
 );

@@ -40,7 +40,7 @@ module qpm_pipe_decide #(
   input  logic                   maint_busy_i,
   input  logic                   read_port_busy_i, // a read-out takes the RAM's read port
   input  logic                   write_slot_busy_i, // a fill takes P1's write slot
-  output qpm_pkg::pipe_act_e     act_o,
+  output qpm_pipe_pkg::pipe_act_e     act_o,
   output qpm_pkg::ctx_status_e   status_o,
   output logic                   new_miss_o,       // a new miss register
   output logic                   refused_o,        // counted in REFUSED
@@ -53,7 +53,7 @@ module qpm_pipe_decide #(
   assign pin_op = op_i == qpm_pkg::CtxPin || op_i == qpm_pkg::CtxUnpin;
 
   always_comb begin
-    act_o      = qpm_pkg::PipeStall;
+    act_o      = qpm_pipe_pkg::PipeStall;
     status_o   = qpm_pkg::CtxOk;
     new_miss_o = 1'b0;
     refused_o  = 1'b0;
@@ -65,34 +65,34 @@ module qpm_pipe_decide #(
         // Cached: the mark writes the QP fatal on its line. Not cached: the miss register
         // of its QPN takes the context back (a new one, with nothing parked on it).
         if (look_hit_i) begin
-          if (!read_port_busy_i && !write_slot_busy_i) act_o = qpm_pkg::PipeRmw;
+          if (!read_port_busy_i && !write_slot_busy_i) act_o = qpm_pipe_pkg::PipeRmw;
           excl_o = 1'b1;
         end else if (m_on_i) begin
-          act_o = qpm_pkg::PipeDone;
+          act_o = qpm_pipe_pkg::PipeDone;
         end else if (m_free_any_i) begin
-          act_o      = qpm_pkg::PipeDone;
+          act_o      = qpm_pipe_pkg::PipeDone;
           new_miss_o = 1'b1;
         end
       end else if (refuse_cmd_i && (op_i == qpm_pkg::CtxWrite || pin_op)) begin
-        act_o    = qpm_pkg::PipeRespond;   // it read the context before the fault
+        act_o    = qpm_pipe_pkg::PipeRespond;   // it read the context before the fault
         status_o = qpm_pkg::CtxMemErr;
         excl_o   = look_hit_i && pin_op;
       end else if (failed_replay_i) begin
-        act_o    = qpm_pkg::PipeRespond;               // the fill failed: so does every waiter
+        act_o    = qpm_pipe_pkg::PipeRespond;               // the fill failed: so does every waiter
         status_o = replay_status_i;
         excl_o   = look_hit_i && pin_op;
       end else if (is_replay_i && replay_fatal_i && (op_i == qpm_pkg::CtxWrite
                    || op_i == qpm_pkg::CtxPin || op_i == qpm_pkg::CtxUnpin)) begin
-        act_o    = qpm_pkg::PipeRespond;               // its command read the context before the fault
+        act_o    = qpm_pipe_pkg::PipeRespond;               // its command read the context before the fault
         status_o = qpm_pkg::CtxMemErr;
         excl_o   = look_hit_i && pin_op;
       end else if (op_i == qpm_pkg::CtxSync) begin
-        if (!maint_busy_i) act_o = qpm_pkg::PipeMaint;
+        if (!maint_busy_i) act_o = qpm_pipe_pkg::PipeMaint;
       end else if (op_i == qpm_pkg::CtxDirWrite) begin
         // MAP/UNMAP start once no miss register works on the page (qpm_mshr_match).
-        if (!maint_busy_i && !m_page_busy_i) act_o = qpm_pkg::PipeMaint;
+        if (!maint_busy_i && !m_page_busy_i) act_o = qpm_pipe_pkg::PipeMaint;
       end else if (!in_range_i) begin
-        act_o     = qpm_pkg::PipeRespond;
+        act_o     = qpm_pipe_pkg::PipeRespond;
         status_o  = qpm_pkg::CtxUnmapped;  // refused before any memory access
         excl_o    = look_hit_i && pin_op;
         refused_o = op_i != qpm_pkg::CtxPrefetch;
@@ -101,38 +101,38 @@ module qpm_pipe_decide #(
         // replaying, wait at the port instead: parking more behind them would keep the
         // miss register (and its reserved way) alive for as long as requests keep coming.
         if (!m_filling_i) begin
-          act_o = qpm_pkg::PipeStall;
+          act_o = qpm_pipe_pkg::PipeStall;
         end else if (park_free_any_i) begin
-          act_o   = qpm_pkg::PipePark;
+          act_o   = qpm_pipe_pkg::PipePark;
           merge_o = op_i != qpm_pkg::CtxPrefetch;
         end else begin
           wait_o = 1'b1;
         end
       end else if (look_hit_i) begin
         unique case (op_i)
-          qpm_pkg::CtxRead:  if (!read_port_busy_i)  act_o = qpm_pkg::PipeReadHit;
+          qpm_pkg::CtxRead:  if (!read_port_busy_i)  act_o = qpm_pipe_pkg::PipeReadHit;
           // a write or read-modify-write is kept out of the victim's take even in a
           // cycle it waits (excl_o below)
           qpm_pkg::CtxWrite: begin
-            if (!write_slot_busy_i) act_o = qpm_pkg::PipeWriteHit;
+            if (!write_slot_busy_i) act_o = qpm_pipe_pkg::PipeWriteHit;
             excl_o = 1'b1;
           end
           qpm_pkg::CtxDp: begin
-            if (!read_port_busy_i && !write_slot_busy_i) act_o = qpm_pkg::PipeRmw;
+            if (!read_port_busy_i && !write_slot_busy_i) act_o = qpm_pipe_pkg::PipeRmw;
             excl_o = 1'b1;
           end
           qpm_pkg::CtxPin: begin
-            act_o  = qpm_pkg::PipeRespond;
+            act_o  = qpm_pipe_pkg::PipeRespond;
             excl_o = 1'b1;
             if (!look_pinned_i && 32'(look_pinned_in_set_i) >= Ways - 1) status_o = qpm_pkg::CtxBusy;
           end
           default: begin                   // CtxUnpin, CtxPrefetch
-            act_o  = qpm_pkg::PipeRespond;
+            act_o  = qpm_pipe_pkg::PipeRespond;
             excl_o = pin_op;
           end
         endcase
       end else if (m_free_spare_i && park_free_any_i) begin
-        act_o      = qpm_pkg::PipePark;
+        act_o      = qpm_pipe_pkg::PipePark;
         new_miss_o = 1'b1;
       end else begin
         wait_o = 1'b1;

@@ -149,7 +149,7 @@ module qpm_qpc_cache #(
   logic [511:0]     wb_load_data;
   logic [WbDepth-1:0]      wb_pend;
   logic [WbDepth*QpnW-1:0] wb_pend_qpn;
-  // write faults: the announced given-up entry, its mark, its return (section 20)
+  // write faults: the announced given-up entry, its mark, its take-back (section 20)
   logic             mark_req, mark_take, wb_drop, ret_want, ret_staged, ret_take;
   logic             wb_swap, fill_wfault;
   logic [QpnW-1:0]  ann_qpn, wb_drop_qpn;
@@ -462,7 +462,7 @@ module qpm_qpc_cache #(
     .m_filling_i          (m_filling),
     .m_idx_i              (m_idx),
     .m_free_any_i         (m_free_any),
-    // with a retry budget, one miss register is kept for a write-fault mark's return
+    // with a retry budget, one miss register is kept for a write-fault mark's take-back
     // (docs/qp-cache.md section 20): a port miss needs two free
     .m_free_spare_i       (wb_retry_budget_i == '0 ? m_free_any : m_free_two),
     .m_free_idx_i         (m_free_idx),

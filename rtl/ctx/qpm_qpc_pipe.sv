@@ -88,9 +88,9 @@ module qpm_qpc_pipe #(
   input  logic [511:0]             fill_data_i,
   input  logic [QpnW-1:0]          fill_qpn_i,
   input  logic                     fill_fatal_i,
-  input  logic                     fill_wfault_i,      // from a write given up (a return)
+  input  logic                     fill_wfault_i,      // from a write given up (a take-back)
   output logic                     mem_fatal_o,        // P1: the fill made its QP fatal,
-  output logic [QpnW-1:0]          mem_fatal_qpn_o,    // or a return or mark landed
+  output logic [QpnW-1:0]          mem_fatal_qpn_o,    // or a take-back or mark landed
   output logic                     mem_fatal_write_o,  // ... (the write-fault kind)
   // the write-back buffer's announced given-up entry: its QP is made fatal on its line
   input  logic                     mark_valid_i,
@@ -168,7 +168,7 @@ module qpm_qpc_pipe #(
   assign read_port_busy  = wbread_i || xread_go;
   assign write_slot_busy = fill_i;
 
-  // A fill that makes its QP fatal (see the header): after a failed read, or a return
+  // A fill that makes its QP fatal (see the header): after a failed read, or a take-back
   // of a write given up (fill_wfault_i; its line is dirty whatever the QP's state).
   qpm_pkg::qpc_t fill_qpc, fill_qpc_fatal;
   logic          fill_live, fill_makes_fatal, fill_notice;
@@ -186,7 +186,7 @@ module qpm_qpc_pipe #(
   logic pin_op;
   assign pin_op = r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin;
 
-  // A return or mark that makes the locked QPN fatal (P1) refuses the command's next
+  // A take-back or mark that makes the locked QPN fatal (P1) refuses the command's next
   // write, pin or unpin (CtxMemErr): it read the context before, and runs again from its
   // read, as after a failed fill (docs/qp-cache.md section 20).
   logic cmd_marked_q, cmd_marked_now, refuse_cmd;
@@ -194,7 +194,7 @@ module qpm_qpc_pipe #(
   assign refuse_cmd     = (cmd_marked_q || cmd_marked_now) && r.tag == qpm_pkg::TagCmd
                        && !r_is_replay && !r_is_mark;
 
-  qpm_pkg::pipe_act_e   p_act;
+  qpm_pipe_pkg::pipe_act_e   p_act;
   qpm_pkg::ctx_status_e p_status;
   logic                 p_new_miss, p_refused, p_merge, p_wait, p_excl;
   qpm_pipe_decide #(
@@ -231,25 +231,25 @@ module qpm_qpc_pipe #(
   );
 
   // A port request is taken when the pipe consumes it (no replay in the way).
-  assign req_ready_o   = !stage_valid_i && !r_is_mark && p_act != qpm_pkg::PipeStall;
-  assign mark_take_o   = r_is_mark && p_act != qpm_pkg::PipeStall;
-  assign take_o        = r_is_replay && p_act != qpm_pkg::PipeStall;
+  assign req_ready_o   = !stage_valid_i && !r_is_mark && p_act != qpm_pipe_pkg::PipeStall;
+  assign mark_take_o   = r_is_mark && p_act != qpm_pipe_pkg::PipeStall;
+  assign take_o        = r_is_replay && p_act != qpm_pipe_pkg::PipeStall;
   assign deq_o         = take_o;
-  assign maint_start_o = p_act == qpm_pkg::PipeMaint;
+  assign maint_start_o = p_act == qpm_pipe_pkg::PipeMaint;
 
-  assign park_o     = p_act == qpm_pkg::PipePark;
-  assign alloc_o    = (p_act == qpm_pkg::PipePark || p_act == qpm_pkg::PipeDone) && p_new_miss;
+  assign park_o     = p_act == qpm_pipe_pkg::PipePark;
+  assign alloc_o    = (p_act == qpm_pipe_pkg::PipePark || p_act == qpm_pipe_pkg::PipeDone) && p_new_miss;
   assign park_idx_o = p_new_miss ? m_free_idx_i : m_idx_i;
 
   // Line state.
   logic hit_ok;
-  assign hit_ok      = p_act == qpm_pkg::PipeRespond && look_hit_i && p_status == qpm_pkg::CtxOk
+  assign hit_ok      = p_act == qpm_pipe_pkg::PipeRespond && look_hit_i && p_status == qpm_pkg::CtxOk
                     && !p_refused && !r_failed_replay;
-  assign touch_o     = p_act == qpm_pkg::PipeReadHit || p_act == qpm_pkg::PipeWriteHit || p_act == qpm_pkg::PipeRmw || hit_ok;
-  assign dirty_o     = p_act == qpm_pkg::PipeWriteHit;
+  assign touch_o     = p_act == qpm_pipe_pkg::PipeReadHit || p_act == qpm_pipe_pkg::PipeWriteHit || p_act == qpm_pipe_pkg::PipeRmw || hit_ok;
+  assign dirty_o     = p_act == qpm_pipe_pkg::PipeWriteHit;
   // A context written invalid (DESTROY_QP) is no longer pinned.
-  assign pin_o       = (hit_ok && pin_op) || (p_act == qpm_pkg::PipeWriteHit && !r.wdata.valid);
-  assign pin_value_o = p_act != qpm_pkg::PipeWriteHit && r.op == qpm_pkg::CtxPin;
+  assign pin_o       = (hit_ok && pin_op) || (p_act == qpm_pipe_pkg::PipeWriteHit && !r.wdata.valid);
+  assign pin_value_o = p_act != qpm_pipe_pkg::PipeWriteHit && r.op == qpm_pkg::CtxPin;
   // Only a line the pipe may write this cycle (data, or its pin bit) is kept out of a
   // miss register's take of its victim; a read hit is safe. (Excluding every hit let a
   // stream of hits starve a set's last evictable way.) A read-modify-write is kept out
@@ -264,13 +264,13 @@ module qpm_qpc_pipe #(
   // Counters (docs/qp-table.md says what each counts).
   logic wait_counted_q;
   // A hit is counted whatever its answer (a PIN refused for capacity found its QPC).
-  assign cnt_hit_o     = (p_act == qpm_pkg::PipeReadHit || p_act == qpm_pkg::PipeWriteHit || p_act == qpm_pkg::PipeRmw
-                          || (p_act == qpm_pkg::PipeRespond && look_hit_i && !p_refused && !r_failed_replay))
+  assign cnt_hit_o     = (p_act == qpm_pipe_pkg::PipeReadHit || p_act == qpm_pipe_pkg::PipeWriteHit || p_act == qpm_pipe_pkg::PipeRmw
+                          || (p_act == qpm_pipe_pkg::PipeRespond && look_hit_i && !p_refused && !r_failed_replay))
                       && !r_is_replay && !r_is_mark && r.op != qpm_pkg::CtxPrefetch;
   assign cnt_miss_o    = alloc_o;
-  assign cnt_merged_o  = p_act == qpm_pkg::PipePark && p_merge;
+  assign cnt_merged_o  = p_act == qpm_pipe_pkg::PipePark && p_merge;
   assign cnt_refused_o = p_refused;
-  assign cnt_wait_o    = p_act == qpm_pkg::PipeStall && p_wait && !r_is_replay && !r_is_mark && !wait_counted_q;
+  assign cnt_wait_o    = p_act == qpm_pipe_pkg::PipeStall && p_wait && !r_is_replay && !r_is_mark && !wait_counted_q;
 
   // Read-outs into the write-back buffer.
   assign wb_alloc_o       = wbread_i || xread_go;
@@ -291,7 +291,7 @@ module qpm_qpc_pipe #(
 
   qpm_pkg::dp_req_t r_dp_req;   // a CtxDp request's operation
   assign r_dp_req  = r.wdata[$bits(r_dp_req)-1:0];
-  assign ram_re    = p_act == qpm_pkg::PipeReadHit || p_act == qpm_pkg::PipeRmw || wbread_i || xread_go;
+  assign ram_re    = p_act == qpm_pipe_pkg::PipeReadHit || p_act == qpm_pipe_pkg::PipeRmw || wbread_i || xread_go;
   assign ram_raddr = wbread_i ? wbread_line_i : xread_go ? xread_line_i : look_line_i;
 
   qpm_ram_2p #(
@@ -328,7 +328,7 @@ module qpm_qpc_pipe #(
   logic                        p1_db_q;       // the CtxDp in P1 is a doorbell
   logic                        p1_flush_q;    // ... a flush step
   logic                        p1_fatal_q;    // the fill in P1 made its QP fatal (or returned)
-  logic                        p1_fatal_write_q; // ... a write-fault return, or a mark
+  logic                        p1_fatal_write_q; // ... a write-fault take-back, or a mark
   logic                        p1_mark_q;     // the read-modify-write in P1 is a mark
   logic [QpnW-1:0]             p1_fatal_qpn_q;
   logic                        p1_write;      // this cycle's RAM write, all kinds
@@ -374,21 +374,21 @@ module qpm_qpc_pipe #(
       wait_counted_q  <= 1'b0;
       cmd_marked_q    <= 1'b0;
     end else begin
-      if (!lock_valid_i || (refuse_cmd && p_act == qpm_pkg::PipeRespond)) cmd_marked_q <= 1'b0;
+      if (!lock_valid_i || (refuse_cmd && p_act == qpm_pipe_pkg::PipeRespond)) cmd_marked_q <= 1'b0;
       else if (cmd_marked_now)                                         cmd_marked_q <= 1'b1;
-      p1_rsp_valid    <= ((p_act == qpm_pkg::PipeRespond || p_act == qpm_pkg::PipeReadHit || p_act == qpm_pkg::PipeWriteHit
-                           || p_act == qpm_pkg::PipeRmw) && !r_is_mark) || maint_rsp_valid_i;
-      p1_rsp_from_ram <= p_act == qpm_pkg::PipeReadHit;
-      p1_rmw          <= p_act == qpm_pkg::PipeRmw;
-      p1_dp           <= r.op == qpm_pkg::CtxDp && (p_act == qpm_pkg::PipeRespond || p_act == qpm_pkg::PipeRmw);
+      p1_rsp_valid    <= ((p_act == qpm_pipe_pkg::PipeRespond || p_act == qpm_pipe_pkg::PipeReadHit || p_act == qpm_pipe_pkg::PipeWriteHit
+                           || p_act == qpm_pipe_pkg::PipeRmw) && !r_is_mark) || maint_rsp_valid_i;
+      p1_rsp_from_ram <= p_act == qpm_pipe_pkg::PipeReadHit;
+      p1_rmw          <= p_act == qpm_pipe_pkg::PipeRmw;
+      p1_dp           <= r.op == qpm_pkg::CtxDp && (p_act == qpm_pipe_pkg::PipeRespond || p_act == qpm_pipe_pkg::PipeRmw);
       p1_dp_req       <= r_dp_req;
       // A doorbell is known by its requester's tag, never by an op code the datapath
       // port could carry.
       p1_db_q         <= r.tag == qpm_pkg::TagDoorbell;
       p1_flush_q      <= qpm_pkg::tag_is_step(r.tag);
       p1_fatal_q      <= fill_makes_fatal || (fill_i && fill_wfault_i);
-      p1_fatal_write_q <= (fill_i && fill_wfault_i) || (r_is_mark && p_act == qpm_pkg::PipeRmw);
-      p1_mark_q       <= r_is_mark && p_act == qpm_pkg::PipeRmw;
+      p1_fatal_write_q <= (fill_i && fill_wfault_i) || (r_is_mark && p_act == qpm_pipe_pkg::PipeRmw);
+      p1_mark_q       <= r_is_mark && p_act == qpm_pipe_pkg::PipeRmw;
       p1_fatal_qpn_q  <= fill_i ? fill_qpn_i : r.index;
       if (maint_rsp_valid_i) begin
         p1_rsp_tag    <= maint_rsp_tag_i;
@@ -400,7 +400,7 @@ module qpm_qpc_pipe #(
       p1_rline        <= ram_raddr;
       p1_load         <= wb_alloc_o;
       p1_load_idx     <= wb_alloc_idx_i;
-      p1_we           <= fill_i || p_act == qpm_pkg::PipeWriteHit;
+      p1_we           <= fill_i || p_act == qpm_pipe_pkg::PipeWriteHit;
       p1_wfill        <= fill_i;
       p1_wline        <= fill_i ? fill_line_i : look_line_i;
       p1_wdata        <= !fill_i ? r.wdata : fill_notice ? fill_qpc_fatal : fill_qpc;
@@ -411,7 +411,7 @@ module qpm_qpc_pipe #(
       w_data_q        <= p1_write_data;
       w_addr_q        <= p1_waddr;
       // Counted once per port request: a replay going through meanwhile does not end it.
-      if (p_act != qpm_pkg::PipeStall && !r_is_replay && !r_is_mark) wait_counted_q <= 1'b0;
+      if (p_act != qpm_pipe_pkg::PipeStall && !r_is_replay && !r_is_mark) wait_counted_q <= 1'b0;
       else if (cnt_wait_o)                 wait_counted_q <= 1'b1;
     end
   end
@@ -485,11 +485,11 @@ module qpm_qpc_pipe #(
   `QPM_ASSERT(PinCapacity_A, 32'(look_pinned_in_set_i) < Ways)
   // One write per cycle: a fill never meets a write hit; one read: a read-out never
   // meets a read hit.
-  `QPM_ASSERT(OneWrite_A, !(fill_i && (p_act == qpm_pkg::PipeWriteHit || p_act == qpm_pkg::PipeRmw)))
-  `QPM_ASSERT(OneRead_A, !((wbread_i || xread_go) && p_act == qpm_pkg::PipeReadHit))
+  `QPM_ASSERT(OneWrite_A, !(fill_i && (p_act == qpm_pipe_pkg::PipeWriteHit || p_act == qpm_pipe_pkg::PipeRmw)))
+  `QPM_ASSERT(OneRead_A, !((wbread_i || xread_go) && p_act == qpm_pipe_pkg::PipeReadHit))
   // A maintenance answer never meets a pipe answer.
-  `QPM_ASSERT(OneAnswer_A, !(maint_rsp_valid_i && p_act != qpm_pkg::PipeStall && p_act != qpm_pkg::PipePark
-                             && p_act != qpm_pkg::PipeMaint))
+  `QPM_ASSERT(OneAnswer_A, !(maint_rsp_valid_i && p_act != qpm_pipe_pkg::PipeStall && p_act != qpm_pipe_pkg::PipePark
+                             && p_act != qpm_pipe_pkg::PipeMaint))
   // The engines learn of a fatal fill on the answer port's request input: never both.
   `QPM_ASSERT_IMPL(FatalFillAlone_A, mem_fatal_o, !rsp_valid_o)
 

@@ -16,7 +16,7 @@
 // makes the QP fatal on its line if it is cached (a mark, which drops the entry), and
 // otherwise the miss register of that QPN takes its fill from this entry instead of
 // memory (ret_*: the entry's word is read out of the RAM and held for it; a register
-// with a dirty victim swaps: the victim goes into this very entry, so a return never
+// with a dirty victim swaps: the victim goes into this very entry, so a take-back never
 // needs a free entry). A context is never dropped: an entry leaves only when memory
 // took it, when its context went back into the cache, or when a newer context of its
 // QPN is allocated (a given-up entry is then simply freed).
@@ -83,7 +83,7 @@ module qpm_wb_buffer #(
   input  logic                  drop_i,           // the mark hit: its line holds the QPC
   input  logic [QpnW-1:0]       drop_qpn_i,
   output logic [Depth-1:0]      gu_o,             // given-up entries
-  // a given-up entry's context returns to the miss register of its QPN
+  // a given-up entry's context take-backs to the miss register of its QPN
   input  logic                  ret_want_i,       // that register waits for it ...
   input  logic [QpnW-1:0]       ret_qpn_i,        // ... (held until ret_take_i)
   output logic                  ret_staged_o,     // ret_data_o holds the entry's QPC
@@ -135,7 +135,7 @@ module qpm_wb_buffer #(
   assign same_gu     = same_any && gu_q[same_idx];
 
   // Read the next write out of the RAM when the request register is empty or being
-  // taken; it is offered from the next cycle on. A return reads the given-up entry of
+  // taken; it is offered from the next cycle on. A take-back reads the given-up entry of
   // the waiting register's QPN instead, and the word stays in the RAM's output until the
   // fill takes it.
   assign ret_rd = ret_want_i && ret_any && !staged_q && (!stg_valid_q || mem_req_ready_i);
@@ -242,7 +242,7 @@ module qpm_wb_buffer #(
       staged_q    <= 1'b0;
       staged_idx_q <= '0;
     end else begin
-      // A return: the word is read out, held, and taken by the fill.
+      // A take-back: the word is read out, held, and taken by the fill.
       if (ret_take_i)  staged_q <= 1'b0;
       else if (ret_rd) staged_q <= 1'b1;
       if (ret_rd)      staged_idx_q <= ret_idx;
@@ -271,8 +271,8 @@ module qpm_wb_buffer #(
   `QPM_ASSERT_IMPL(AllocHasRoom_A, alloc_i && !alloc_swap_i, free_any)
   `QPM_ASSERT_IMPL(SwapIsReturn_A, alloc_swap_i, alloc_i && ret_take_i && staged_q)
   `QPM_ASSERT_IMPL(TakeStaged_A, ret_take_i, staged_q && valid_q[staged_idx_q] && gu_q[staged_idx_q])
-  // A register waits for a return only on a given-up entry of its QPN, and that entry
-  // stays until the return takes it (the QPN is not cached meanwhile).
+  // A register waits for a take-back only on a given-up entry of its QPN, and that entry
+  // stays until the take-back takes it (the QPN is not cached meanwhile).
   `QPM_ASSERT_IMPL(RetEntryThere_A, ret_want_i, ret_any)
   `QPM_ASSERT_IMPL(StagedStays_A, staged_q, valid_q[staged_idx_q] && gu_q[staged_idx_q])
   `QPM_ASSERT_IMPL(LoadAllocated_A, load_i, valid_q[load_idx_i] && !loaded_q[load_idx_i])
