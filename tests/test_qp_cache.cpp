@@ -876,6 +876,67 @@ TEST_CASE("cache: a victim write-back given up comes back: the QP is made fatal,
   CHECK_FALSE(b.ctx_->gotError());
 }
 
+// Held contexts (docs/qp-cache.md section 20): once its QP is fatal, a context whose page
+// refuses writes stays in its buffer entry. Its next write-back gets one try (the page is
+// remembered as refusing), no second notice, and a miss takes it back as a clean copy
+// with no memory read, the entry kept: evicting that copy writes nothing. A write of a
+// newer context supersedes the held one and goes to memory once memory takes writes.
+TEST_CASE("cache: a held context is taken back clean, with one try and no second notice",
+          "[cache][wb_fault]") {
+  CacheBench b(19);
+  b.set_wb_budget(2);
+  const uint32_t q = in_set(0, 0);
+  const BitVec v = live_qpc(b.random_qpc());
+  REQUIRE(b.call(kWrite, q, &v).status == kOk);
+  AxiMemoryOptions broken;
+  broken.latency_min = broken.latency_max = 20;
+  broken.write_error_rate = 1.0;
+  b.mem_.set_options(broken);
+  uint32_t next = 1;  // fresh QPNs of set 0 push q out
+  auto push_out = [&] {
+    for (uint32_t k = 0; k < kWays; ++k) REQUIRE(b.call(kRead, in_set(0, next++)).status == kOk);
+    for (int i = 0; i < 400; ++i) b.tick();
+  };
+  push_out();  // two tries, given up, taken back and made fatal (dirty)
+  REQUIRE(b.wfault_qpns_ == std::vector<uint32_t>{q});
+  REQUIRE(b.given_up_ == 1);
+  CHECK(b.mem_.injected_write_errors() == 2);
+  const BitVec fatal = made_fatal(v, true);
+  push_out();  // written again: one try on the refused page, then held
+  CHECK(b.given_up_ == 2);
+  CHECK(b.mem_.injected_write_errors() == 3);
+  CHECK(b.wfault_qpns_.size() == 1);  // no second notice
+  const uint64_t reads = b.mem_.reads();
+  Rsp r = b.call(kRead, q);  // a take-back, the entry kept
+  REQUIRE(r.status == kOk);
+  CHECK(r.data == fatal);
+  CHECK(b.mem_.reads() == reads);
+  const uint64_t reads_after_take = b.mem_.reads();
+  push_out();  // the copy is clean: no write
+  CHECK(b.mem_.injected_write_errors() == 3);
+  CHECK(b.given_up_ == 2);
+  CHECK(b.mem_.reads() == reads_after_take + kWays);
+  r = b.call(kRead, q);  // taken back again, from the same entry
+  REQUIRE(r.status == kOk);
+  CHECK(r.data == fatal);
+  CHECK(b.mem_.reads() == reads_after_take + kWays);
+  CHECK(b.wfault_qpns_.size() == 1);
+  // Memory heals; a newer context supersedes the held one and SYNC writes it.
+  b.mem_.set_options(AxiMemoryOptions{});
+  const BitVec w = b.random_qpc();
+  REQUIRE(b.call(kWrite, q, &w).status == kOk);
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  CHECK(b.memory_qpc(q) == w);
+  push_out();  // q leaves clean; its next miss reads memory (nothing held any more)
+  const uint64_t reads_before = b.mem_.reads();
+  r = b.call(kRead, q);
+  REQUIRE(r.status == kOk);
+  CHECK(r.data == w);
+  CHECK(b.mem_.reads() == reads_before + 1);
+  CHECK(b.mem_.violations().empty());
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
 // The cached case: a SYNC's write-back of a line that stays cached is given up. SYNC
 // answers (the fault is the QP's, reported by its QP_FATAL), and the mark makes the QP
 // fatal on its line and marks it dirty again, so the context is written when memory

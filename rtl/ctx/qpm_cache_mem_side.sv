@@ -52,6 +52,7 @@ module qpm_cache_mem_side #(
   input  logic [QpnW-1:0]          wb_ret_qpn_i,
   output logic                     wb_ret_staged_o,
   output logic [511:0]             wb_ret_data_o,
+  output logic                     wb_ret_keep_o,
   input  logic                     wb_ret_take_i,
   output logic                     cnt_given_up_o,
   // the maintenance engine (qpm_cache_maint)
@@ -117,8 +118,9 @@ module qpm_cache_mem_side #(
   logic [511:0]      wb_req_wdata;
 
   qpm_wb_buffer #(
-    .Depth  (WbDepth),
-    .MemIdW (MemIdW)
+    .Depth    (WbDepth),
+    .MemIdW   (MemIdW),
+    .PageBits (PageBits)
   ) u_wb (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -157,6 +159,7 @@ module qpm_cache_mem_side #(
     .ret_qpn_i       (wb_ret_qpn_i),
     .ret_staged_o    (wb_ret_staged_o),
     .ret_data_o      (wb_ret_data_o),
+    .ret_keep_o      (wb_ret_keep_o),
     .ret_take_i      (wb_ret_take_i),
     .cnt_given_up_o  (cnt_given_up_o)
   );

@@ -151,7 +151,7 @@ module qpm_qpc_cache #(
   logic [WbDepth*QpnW-1:0] wb_pend_qpn;
   // write faults: the announced given-up entry, its mark, its take-back (section 20)
   logic             mark_req, mark_take, wb_drop, ret_want, ret_staged, ret_take;
-  logic             wb_swap, fill_wfault;
+  logic             wb_swap, fill_wfault, ret_keep;
   logic [QpnW-1:0]  ann_qpn, wb_drop_qpn;
   logic [511:0]     ret_data;
   logic [WbDepth-1:0] wb_gu;
@@ -379,6 +379,7 @@ module qpm_qpc_cache #(
     .wb_ret_qpn_i       (ret_qpn),
     .wb_ret_staged_o    (ret_staged),
     .wb_ret_data_o      (ret_data),
+    .wb_ret_keep_o      (ret_keep),
     .wb_ret_take_i      (ret_take),
     .cnt_given_up_o     (cnt_given_up_o),
     .wb_load_i          (wb_load),
@@ -484,6 +485,7 @@ module qpm_qpc_cache #(
     .fill_qpn_i           (fill_qpn),
     .fill_fatal_i         (fill_fatal),
     .fill_wfault_i        (fill_wfault),
+    .fill_wkeep_i         (ret_keep && !wb_swap),
     .mem_fatal_write_o    (mem_fatal_write_o),
     // no mark of a page under MAP/UNMAP: its lines must not turn dirty behind the scan
     .mark_valid_i         (mark_req && !(x_lock && DirIdxW'(ann_qpn >> PageBits) == x_lock_idx)),

@@ -89,6 +89,7 @@ module qpm_qpc_pipe #(
   input  logic [QpnW-1:0]          fill_qpn_i,
   input  logic                     fill_fatal_i,
   input  logic                     fill_wfault_i,      // from a write given up (a take-back)
+  input  logic                     fill_wkeep_i,       // ... of a held context: a clean copy
   output logic                     mem_fatal_o,        // P1: the fill made its QP fatal,
   output logic [QpnW-1:0]          mem_fatal_qpn_o,    // or a take-back or mark landed
   output logic                     mem_fatal_write_o,  // ... (the write-fault kind)
@@ -169,7 +170,8 @@ module qpm_qpc_pipe #(
   assign write_slot_busy = fill_i;
 
   // A fill that makes its QP fatal (see the header): after a failed read, or a take-back
-  // of a write given up (fill_wfault_i; its line is dirty whatever the QP's state).
+  // of a write given up (fill_wfault_i; its line is dirty whatever the QP's state, but
+  // for a held context the buffer keeps: fill_wkeep_i, a clean copy, no notice).
   qpm_pkg::qpc_t fill_qpc, fill_qpc_fatal;
   logic          fill_live, fill_makes_fatal, fill_notice;
   assign fill_qpc         = fill_data_i[QpcW-1:0];
@@ -386,8 +388,9 @@ module qpm_qpc_pipe #(
       // port could carry.
       p1_db_q         <= r.tag == qpm_pkg::TagDoorbell;
       p1_flush_q      <= qpm_pkg::tag_is_step(r.tag);
-      p1_fatal_q      <= fill_makes_fatal || (fill_i && fill_wfault_i);
-      p1_fatal_write_q <= (fill_i && fill_wfault_i) || (r_is_mark && p_act == qpm_pipe_pkg::PipeRmw);
+      p1_fatal_q      <= fill_makes_fatal || (fill_i && fill_wfault_i && !fill_wkeep_i);
+      p1_fatal_write_q <= (fill_i && fill_wfault_i && !fill_wkeep_i)
+                       || (r_is_mark && p_act == qpm_pipe_pkg::PipeRmw);
       p1_mark_q       <= r_is_mark && p_act == qpm_pipe_pkg::PipeRmw;
       p1_fatal_qpn_q  <= fill_i ? fill_qpn_i : r.index;
       if (maint_rsp_valid_i) begin

@@ -41,6 +41,7 @@
 module qpm_wb_buffer #(
   parameter int unsigned Depth  = 2,
   parameter int unsigned MemIdW = 4,
+  parameter int unsigned PageBits = 6,
   localparam int unsigned QpnW = qpm_pkg::QpnW,
   localparam int unsigned IdxW = (Depth > 1) ? $clog2(Depth) : 1
 ) (
@@ -88,13 +89,14 @@ module qpm_wb_buffer #(
   input  logic [QpnW-1:0]       ret_qpn_i,        // ... (held until ret_take_i)
   output logic                  ret_staged_o,     // ret_data_o holds the entry's QPC
   output logic [511:0]          ret_data_o,
+  output logic                  ret_keep_o,       // the staged entry stays (held, see above)
   input  logic                  ret_take_i,       // the fill lands this cycle
   output logic                  cnt_given_up_o
 );
 
   localparam int unsigned WordW = 58 + 512;
 
-  logic [Depth-1:0] valid_q, loaded_q, sent_q, sync_q, blk_q, later_q, gu_q, waiting;
+  logic [Depth-1:0] valid_q, loaded_q, sent_q, sync_q, blk_q, later_q, gu_q, live_q, waiting;
   logic [QpnW-1:0]  qpn_q     [Depth];
   logic [IdxW-1:0]  blk_idx_q [Depth];   // the earlier entry of the same QPN
   logic [7:0]       tries_q   [Depth];
@@ -121,7 +123,14 @@ module qpm_wb_buffer #(
   qpm_first_one #(.N(Depth)) u_free (.bits_i(~valid_q), .any_o(free_any), .idx_o(free_idx));
   qpm_first_one #(.N(Depth)) u_send (.bits_i(sendable), .any_o(send_any), .idx_o(send_idx));
   qpm_first_one #(.N(Depth)) u_same (.bits_i(same),     .any_o(same_any), .idx_o(same_idx));
-  qpm_first_one #(.N(Depth)) u_gu   (.bits_i(valid_q & gu_q), .any_o(gu_any), .idx_o(gu_idx));
+  // Announced: a given-up context whose QP a mark would make fatal (live), and, only
+  // while no entry is free, any given-up context (it goes back into the cache, so the
+  // dirty evictions that wait for an entry get one). A context the mark would leave as
+  // it is (already fatal, in ERR or RESET, destroyed) is held here until a miss of its
+  // QPN takes it back or a newer context of its QPN supersedes it.
+  logic [Depth-1:0] ann_cand;
+  assign ann_cand = valid_q & gu_q & (live_q | {Depth{!free_any}});
+  qpm_first_one #(.N(Depth)) u_gu   (.bits_i(ann_cand), .any_o(gu_any), .idx_o(gu_idx));
   qpm_first_one #(.N(Depth)) u_ret  (.bits_i(ret_match), .any_o(ret_any), .idx_o(ret_idx));
   assign gu_o        = valid_q & gu_q;
   assign free_any_o  = free_any;
@@ -161,6 +170,37 @@ module qpm_wb_buffer #(
   assign mem_req_wdata_o = rdata[511:0];
   assign ret_staged_o    = staged_q;
   assign ret_data_o      = rdata[511:0];
+  // A held context (no mark needed, not announced) taken back without a swap stays here:
+  // its line is a clean copy, dropped silently when evicted clean; a write of its QPN
+  // supersedes the entry.
+  assign ret_keep_o      = staged_q && !live_q[staged_idx_q]
+                        && !(ann_q && ann_idx_q == staged_idx_q);
+
+  // Whether a mark would make the loaded context's QP fatal (qpm_qpc_fatal's rule).
+  qpm_pkg::qpc_t load_qpc, load_qpc_fatal;
+  logic          load_live;
+  assign load_qpc = load_data_i;
+  qpm_qpc_fatal u_load_live (
+    .qpc_i   (load_qpc),
+    .write_i (1'b1),
+    .live_o  (load_live),
+    .qpc_o   (load_qpc_fatal)
+  );
+  logic unused_load_qpc_fatal;   // only the rule's verdict is kept
+  assign unused_load_qpc_fatal = ^load_qpc_fatal;
+
+  // Pages that refused a write, a hint: the directory indexes of the last two pages whose
+  // write was given up, each forgotten when a write of its page is acknowledged. A new
+  // entry of such a page gets one try before it is given up (a context taken back and
+  // evicted again does not spend the whole budget, its QPN's misses waiting, each time).
+  localparam int unsigned PgW = QpnW - PageBits;
+  logic [1:0]     rf_valid_q;
+  logic [PgW-1:0] rf_page_q [2];
+  logic           rf_next_q;
+  logic [1:0]     rf_alloc_hit;
+  for (genvar r = 0; r < 2; r++) begin : gen_rf_hit
+    assign rf_alloc_hit[r] = rf_valid_q[r] && rf_page_q[r] == PgW'(alloc_qpn_i >> PageBits);
+  end
 
   // Responses: OKAY frees the entry; an error either backs off or gives up.
   logic [Depth-1:0] freed, failed, give_up, dropped;
@@ -174,7 +214,7 @@ module qpm_wb_buffer #(
     assign give_up[g] = failed[g] && retry_budget_i != '0 && tries_next >= retry_budget_i;
     // leaves without a write: superseded, returned to the cache, or its mark hit
     assign dropped[g] = (alloc_i && same_gu && same_idx == IdxW'(g))
-                     || (ret_take_i && !alloc_swap_i && staged_idx_q == IdxW'(g))
+                     || (ret_take_i && !alloc_swap_i && !ret_keep_o && staged_idx_q == IdxW'(g))
                      || (drop_hit && ann_idx_q == IdxW'(g))
                      || (give_up[g] && later_q[g]);
   end
@@ -192,6 +232,7 @@ module qpm_wb_buffer #(
         blk_q[g]     <= 1'b0;
         later_q[g]   <= 1'b0;
         gu_q[g]      <= 1'b0;
+        live_q[g]    <= 1'b0;
         blk_idx_q[g] <= '0;
         qpn_q[g]     <= '0;
         tries_q[g]   <= '0;
@@ -223,10 +264,14 @@ module qpm_wb_buffer #(
           blk_idx_q[g] <= same_idx;
           later_q[g]   <= 1'b0;
           gu_q[g]      <= 1'b0;
-          tries_q[g]   <= '0;
+          tries_q[g]   <= (rf_alloc_hit != '0 && retry_budget_i != '0) ? retry_budget_i - 8'd1
+                                                                      : 8'd0;
           wait_q[g]    <= '0;
         end
-        if (load_i && load_idx_i == IdxW'(g)) loaded_q[g] <= 1'b1;
+        if (load_i && load_idx_i == IdxW'(g)) begin
+          loaded_q[g] <= 1'b1;
+          live_q[g]   <= load_live;
+        end
       end
     end
   end
@@ -265,6 +310,30 @@ module qpm_wb_buffer #(
       end
     end
   end
+  // The refused pages: one response a cycle, so at most one give-up or one OKAY.
+  logic [QpnW-1:0] rsp_qpn;
+  logic [PgW-1:0]  rsp_page;
+  logic [1:0]      rf_rsp_hit;
+  assign rsp_qpn  = qpn_q[mem_rsp_idx_i];
+  assign rsp_page = PgW'(rsp_qpn >> PageBits);
+  for (genvar r = 0; r < 2; r++) begin : gen_rf_rsp
+    assign rf_rsp_hit[r] = rf_valid_q[r] && rf_page_q[r] == rsp_page;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rf_valid_q <= '0;
+      rf_page_q[0] <= '0;
+      rf_page_q[1] <= '0;
+      rf_next_q  <= 1'b0;
+    end else if (mem_rsp_valid_i && !mem_rsp_error_i) begin
+      rf_valid_q <= rf_valid_q & ~rf_rsp_hit;
+    end else if (give_up != '0 && rf_rsp_hit == '0) begin
+      rf_valid_q[rf_next_q] <= 1'b1;
+      rf_page_q[rf_next_q]  <= rsp_page;
+      rf_next_q             <= !rf_next_q;
+    end
+  end
+
   assign ann_qpn_o   = qpn_q[ann_idx_q];
   assign mark_req_o  = ann_q && !marked_q;
 

@@ -271,6 +271,7 @@ void QpmEnv::sample_probes() {
     }
   }
   eq_fill_max_ = std::max(eq_fill_max_, dut.eq_fifo_count());
+  if (dut.take_back()) ++take_backs_;
   if (const auto notice = dut.fatal_fill()) {
     if (notice->write) {
       on_write_fault_notice(notice->qpn);
@@ -862,12 +863,12 @@ std::vector<std::string> QpmEnv::counter_check() {
   const uint64_t walk_qpc_reads = value("walks") - t.dir_reads_unmapped + t.qpc_read_errors;
   if (value("wb_given_up") == 0) {
     expect("QPC reads (vs walks - unmapped entries + QPC read errors)", t.qpc_reads, walk_qpc_reads);
-  } else if (t.qpc_reads > walk_qpc_reads || t.qpc_reads + value("wb_given_up") < walk_qpc_reads) {
+  } else if (t.qpc_reads + take_backs_ != walk_qpc_reads) {
     // A context whose write-back was given up is kept on chip (memory holds a stale
-    // one): a walk may take it back instead of reading memory, once per WB_GIVEN_UP.
+    // one): a walk takes it back instead of reading memory (the take-back probe).
     problems.push_back(fmt::format(
-        "QPC reads: {} but expected walks - unmapped entries + QPC read errors = {}, less at "
-        "most the {} write-backs given up", t.qpc_reads, walk_qpc_reads, value("wb_given_up")));
+        "QPC reads: {} but expected walks - unmapped entries + QPC read errors = {}, less "
+        "the {} take-backs", t.qpc_reads, walk_qpc_reads, take_backs_));
   }
   // The datapath's counters: exact against what the model predicted and raised.
   for (int r = 1; r < kNumDropReasons; ++r) {

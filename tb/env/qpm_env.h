@@ -201,6 +201,7 @@ class QpmEnv {
   // Write faults: the RTL's notices that a write-back was given up (Dut::fatal_fill
   // with write set), each checked against a failed write of that QPN's QPC.
   uint64_t write_fault_notices() const { return write_fault_notices_; }
+  uint64_t take_backs() const { return take_backs_; }
   // The most events the EQ has held at once (its fill level, sampled every cycle).
   unsigned eq_fill_max() const { return eq_fill_max_; }
 
@@ -362,6 +363,7 @@ class QpmEnv {
   // notices seen. Apart from the read path's qpc_read_faults_ and fatal_due_.
   std::unordered_map<uint64_t, uint64_t> qpc_write_failures_;
   uint64_t write_fault_notices_ = 0;
+  uint64_t take_backs_ = 0;  // Dut::take_back
   std::vector<uint64_t> dead_pages_;               // host addresses, in the order drawn
   unsigned eq_fill_max_ = 0;                       // the EQ's fullest, sampled every cycle
   uint64_t qps_made_fatal_ = 0;                    // ... of which made their QP fatal

@@ -126,6 +126,9 @@ class VerilatedDut : public Dut {
     return FatalNotice{static_cast<uint32_t>(root->qpm_top__DOT__mem_fatal_qpn),
                        root->qpm_top__DOT__mem_fatal_write != 0};
   }
+  bool take_back() const override {
+    return top_->rootp->qpm_top__DOT__u_qpc_cache__DOT__ret_take != 0;
+  }
 
   AxiMasterOut mem_out() const override { return axi_master_pins(*top_); }
   void set_mem_in(const AxiSlaveOut &in) override { drive_axi_slave_pins(*top_, in); }
