@@ -751,6 +751,15 @@ TEST_CASE("cache: a failed QPC read is read again until it lands, and makes the 
   CHECK(b.memory_qpc(bad) == expected);
 }
 
+// Memory answers write bursts SLVERR from now on, every one by default (reads stay
+// normal), at a fixed latency of 20 cycles.
+static void refuse_writes(CacheBench &b, double rate = 1.0) {
+  AxiMemoryOptions broken;
+  broken.latency_min = broken.latency_max = 20;
+  broken.write_error_rate = rate;
+  b.mem_.set_options(broken);
+}
+
 // A write answered SLVERR is sent again until memory answers OKAY (docs/qp-cache.md,
 // section 10): the cache never drops a context. Memory refuses every write for a
 // bounded while (so the test cannot hang), then fails half of them.
@@ -759,10 +768,7 @@ TEST_CASE("cache: a SYNC write answered SLVERR is retried until memory takes it"
   const uint32_t q = in_set(1, 2);
   BitVec v = b.random_qpc();
   REQUIRE(b.call(kWrite, q, &v).status == kOk);  // dirty in the cache
-  AxiMemoryOptions broken;
-  broken.latency_min = broken.latency_max = 20;
-  broken.write_error_rate = 1.0;  // every write burst answers SLVERR
-  b.mem_.set_options(broken);
+  refuse_writes(b);
   b.send(kSync, 0, 1);
   for (int i = 0; i < 2000; ++i) b.tick();
   // Sent again after every SLVERR, after a backoff of 16 << min(tries, 6) cycles
@@ -773,8 +779,7 @@ TEST_CASE("cache: a SYNC write answered SLVERR is retried until memory takes it"
   CHECK(b.mem_.injected_write_errors() >= 12);  // budget 0: retried for ever
   CHECK(b.memory_qpc(q) != v);                  // a failed write changes nothing
   CHECK(b.counts_[kWritebacks] == 0);
-  broken.write_error_rate = 0.5;
-  b.mem_.set_options(broken);
+  refuse_writes(b, 0.5);
   b.run_until_quiet(1);
   REQUIRE(b.rsps_.size() == 1);
   CHECK(b.rsps_[0].status == kOk);
@@ -797,10 +802,7 @@ TEST_CASE("cache: a victim write-back answered SLVERR stays buffered, and a miss
   const uint32_t q = in_set(0, 0);
   BitVec v = b.random_qpc();
   REQUIRE(b.call(kWrite, q, &v).status == kOk);  // a miss, filled, now dirty: the one dirty line
-  AxiMemoryOptions broken;
-  broken.latency_min = broken.latency_max = 20;
-  broken.write_error_rate = 1.0;
-  b.mem_.set_options(broken);
+  refuse_writes(b);
   // Clean lines of set 0 push q out; its write-back fails, again and again.
   for (uint32_t k = 1; k <= 2 * kWays; ++k) REQUIRE(b.call(kRead, in_set(0, k)).status == kOk);
   REQUIRE(b.mem_.injected_write_errors() > 0);  // q was evicted: the only write is its
@@ -813,8 +815,7 @@ TEST_CASE("cache: a victim write-back answered SLVERR stays buffered, and a miss
   b.rsps_.clear();
   CHECK(b.mem_.injected_write_errors() >= 12);  // with backoff, for ever (budget 0)
   CHECK(b.memory_qpc(q) != v);
-  broken.write_error_rate = 0.5;
-  b.mem_.set_options(broken);
+  refuse_writes(b, 0.5);
   b.run_until_quiet(1);
   REQUIRE(b.rsps_.size() == 1);
   CHECK(b.rsps_[0].tag == 5);
@@ -848,10 +849,7 @@ TEST_CASE("cache: a victim write-back given up comes back: the QP is made fatal,
   const uint32_t q = in_set(0, 0);
   const BitVec v = live_qpc(b.random_qpc());
   REQUIRE(b.call(kWrite, q, &v).status == kOk);  // dirty in the cache
-  AxiMemoryOptions broken;
-  broken.latency_min = broken.latency_max = 20;
-  broken.write_error_rate = 1.0;
-  b.mem_.set_options(broken);
+  refuse_writes(b);
   const uint64_t reads = b.mem_.reads();
   // Clean lines of set 0 push q out; its write-back fails twice and is given up.
   for (uint32_t k = 1; k <= kWays; ++k) REQUIRE(b.call(kRead, in_set(0, k)).status == kOk);
@@ -888,10 +886,7 @@ TEST_CASE("cache: a held context is taken back clean, with one try and no second
   const uint32_t q = in_set(0, 0);
   const BitVec v = live_qpc(b.random_qpc());
   REQUIRE(b.call(kWrite, q, &v).status == kOk);
-  AxiMemoryOptions broken;
-  broken.latency_min = broken.latency_max = 20;
-  broken.write_error_rate = 1.0;
-  b.mem_.set_options(broken);
+  refuse_writes(b);
   uint32_t next = 1;  // fresh QPNs of set 0 push q out
   auto push_out = [&] {
     for (uint32_t k = 0; k < kWays; ++k) REQUIRE(b.call(kRead, in_set(0, next++)).status == kOk);
@@ -948,10 +943,7 @@ TEST_CASE("cache: a SYNC write given up answers, and the line is made fatal and 
   const uint32_t q = in_set(1, 2), other = in_set(0, 1);
   const BitVec v = live_qpc(b.random_qpc());
   REQUIRE(b.call(kWrite, q, &v).status == kOk);
-  AxiMemoryOptions broken;
-  broken.latency_min = broken.latency_max = 20;
-  broken.write_error_rate = 1.0;
-  b.mem_.set_options(broken);
+  refuse_writes(b);
   REQUIRE(b.call(kSync, 0).status == kOk);  // after three tries, given up
   CHECK(b.given_up_ == 1);
   for (int i = 0; i < 100 && b.wfault_qpns_.empty(); ++i) b.tick();

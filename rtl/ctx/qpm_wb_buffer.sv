@@ -12,14 +12,18 @@
 // (SLVERR, DECERR) keeps its entry, data and all, and is offered again after a backoff
 // of 16 << min(tries, 6) cycles (counted in ticks of 16 cycles). After retry_budget_i
 // tries (the CSR WB_RETRY_BUDGET; 0: retry forever) the entry is given up: no longer
-// offered, still pending. One given-up entry at a time is announced (ann_*): the pipe
+// offered, still pending. A context a mark would not change (its QP already fatal, in
+// ERR or RESET, or destroyed) is then held: not announced while an entry is free, and a
+// take-back of it without a swap leaves the entry in place (ret_keep_o: the line is a
+// clean copy). A write-back of a page that refused a write lately gets one try (the
+// refused pages, below). One other given-up entry at a time is announced (ann_*): the pipe
 // makes the QP fatal on its line if it is cached (a mark, which drops the entry), and
 // otherwise the miss register of that QPN takes its fill from this entry instead of
 // memory (ret_*: the entry's word is read out of the RAM and held for it; a register
 // with a dirty victim swaps: the victim goes into this very entry, so a take-back never
 // needs a free entry). A context is never dropped: an entry leaves only when memory
-// took it, when its context went back into the cache, or when a newer context of its
-// QPN is allocated (a given-up entry is then simply freed).
+// took it, when its context went back into the cache as the only copy, or when a newer
+// context of its QPN is allocated (a given-up entry is then simply freed).
 //
 // Data and address live in a RAM (one 570-bit word per entry): the buffer is deep
 // enough to keep a SYNC_CACHE's writes streaming over a long memory round trip (issue
