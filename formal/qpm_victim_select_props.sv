@@ -13,6 +13,7 @@ module qpm_victim_select_props #(
   input logic [Ways-1:0] pinned_i,
   input logic [Ways-1:0] reserved_i,
   input logic [Ways-1:0] exclude_i,
+  input logic [Ways-1:0] held_i,
   input logic [Ways-2:0] plru_i,
   input logic [WayW-1:0] touch_way_i
 );
@@ -27,6 +28,7 @@ module qpm_victim_select_props #(
     .pinned_i   (pinned_i),
     .reserved_i (reserved_i),
     .exclude_i  (exclude_i),
+    .held_i     (held_i),
     .plru_i     (plru_i),
     .found_o    (found),
     .way_o      (way)
@@ -35,8 +37,11 @@ module qpm_victim_select_props #(
   // The reference: written from docs/qp-cache.md ("Eviction"), not from the RTL.
   logic [Ways-1:0] can_go;   // a way a miss may take
   logic [Ways-1:0] empty;    // ... that holds nothing
+  logic [Ways-1:0] choose;   // what a policy chooses from: the ways that may go and are
+                             // not held, or all that may go when every one is held
   assign can_go = ~reserved_i & ~(valid_i & pinned_i) & ~exclude_i;
   assign empty  = can_go & ~valid_i;
+  assign choose = ((can_go & ~held_i) != '0) ? (can_go & ~held_i) : can_go;
 
   // Tree-PLRU after an access to touch_way_i, then its victim with every way eligible.
   logic [Ways-2:0] touched;
@@ -79,8 +84,8 @@ module qpm_victim_select_props #(
 
   always_comb begin
 `ifdef P_LRU
-    // Under LRU with no empty way to take: every other way that may go was used after
-    // the victim. Assumed: the bits are a total order (transitive), as every access
+    // Under LRU with no empty way to take: every other way it chooses from was used
+    // after the victim. Assumed: the bits are a total order (transitive), as every access
     // leaves them (qpm_cache_lines' lru_touch moves one way to the front of an order).
     for (int unsigned a = 0; a < Ways; a++)
       for (int unsigned b = 0; b < Ways; b++)
@@ -89,18 +94,18 @@ module qpm_victim_select_props #(
             assume (after[a][c]);
     if (policy_i == qpm_pkg::EvictLru && found && empty == '0) begin
       for (int unsigned w = 0; w < Ways; w++) begin
-        if (can_go[w] && 32'(way) != w) assert (after[w][way]);
+        if (choose[w] && 32'(way) != w) assert (after[w][way]);
       end
     end
 `endif
 `ifdef P_RANDOM
-    // Under random with no empty way to take: the first way that may go at or after
+    // Under random with no empty way to take: the first way it chooses from at or after
     // the LFSR's way, wrapping.
     if (policy_i == qpm_pkg::EvictRandom && found && empty == '0) begin
-      assert (can_go[way]);
+      assert (choose[way]);
       for (int unsigned k = 0; k < Ways; k++) begin
         if (WayW'(32'(rand_i) + k) == way) begin
-          for (int unsigned j = 0; j < k; j++) assert (!can_go[WayW'(32'(rand_i) + j)]);
+          for (int unsigned j = 0; j < k; j++) assert (!choose[WayW'(32'(rand_i) + j)]);
         end
       end
     end
@@ -118,6 +123,12 @@ module qpm_victim_select_props #(
     for (int w = Ways - 1; w >= 0; w--) begin
       if (empty[w] && (w == 0 || empty[w-1:0] == '0)) assert (way == WayW'(w));
     end
+`endif
+`ifdef P_HELD_LAST
+    // A held line (a context whose write-back was given up) is evicted only when no
+    // other way may go, whatever the policy. (The line state sends valid held lines.)
+    assume ((held_i & ~valid_i) == '0);
+    if (found && held_i[way]) assert ((can_go & ~held_i) == '0);
 `endif
 `ifdef P_TOUCH
     // The way just accessed is never the next victim of its set.

@@ -837,6 +837,13 @@ BitVec live_qpc(BitVec v) {
   return v;
 }
 
+// A live (RTS) context written to q, dirty in the cache; returns what was written.
+BitVec write_live(CacheBench &b, uint32_t q) {
+  const BitVec v = live_qpc(b.random_qpc());
+  REQUIRE(b.call(kWrite, q, &v).status == kOk);
+  return v;
+}
+
 // Write faults (docs/qp-cache.md section 20): with a budget, a write-back memory keeps
 // refusing is given up; the context comes back into the cache (here: a miss register
 // of its QPN takes it as its fill, with no memory read) and the QP is made fatal there,
@@ -847,8 +854,7 @@ TEST_CASE("cache: a victim write-back given up comes back: the QP is made fatal,
   CacheBench b(17);
   b.set_wb_budget(2);
   const uint32_t q = in_set(0, 0);
-  const BitVec v = live_qpc(b.random_qpc());
-  REQUIRE(b.call(kWrite, q, &v).status == kOk);  // dirty in the cache
+  const BitVec v = write_live(b, q);  // dirty in the cache
   refuse_writes(b);
   const uint64_t reads = b.mem_.reads();
   // Clean lines of set 0 push q out; its write-back fails twice and is given up.
@@ -884,8 +890,7 @@ TEST_CASE("cache: a held context is taken back clean, with one try and no second
   CacheBench b(19);
   b.set_wb_budget(2);
   const uint32_t q = in_set(0, 0);
-  const BitVec v = live_qpc(b.random_qpc());
-  REQUIRE(b.call(kWrite, q, &v).status == kOk);
+  const BitVec v = write_live(b, q);
   refuse_writes(b);
   uint32_t next = 1;  // fresh QPNs of set 0 push q out
   auto push_out = [&] {
@@ -897,10 +902,14 @@ TEST_CASE("cache: a held context is taken back clean, with one try and no second
   REQUIRE(b.given_up_ == 1);
   CHECK(b.mem_.injected_write_errors() == 2);
   const BitVec fatal = made_fatal(v, true);
-  push_out();  // written again: one try on the refused page, then held
+  // q's line is held now: misses of its set take the other ways. SYNC writes it again:
+  // one try on the refused page, then held in its entry; the line, clean, is no longer
+  // held, and the next misses push it out without a write.
+  REQUIRE(b.call(kSync, 0).status == kOk);
   CHECK(b.given_up_ == 2);
   CHECK(b.mem_.injected_write_errors() == 3);
   CHECK(b.wfault_qpns_.size() == 1);  // no second notice
+  push_out();
   const uint64_t reads = b.mem_.reads();
   Rsp r = b.call(kRead, q);  // a take-back, the entry kept
   REQUIRE(r.status == kOk);
@@ -932,6 +941,107 @@ TEST_CASE("cache: a held context is taken back clean, with one try and no second
   CHECK_FALSE(b.ctx_->gotError());
 }
 
+// Held lines (docs/qp-cache.md section 20, "later evictions skip it"): a context taken
+// back after its write was given up holds its line. Misses of its set take the other
+// ways while one of them can go, so the dead page sees no new write and the QP no new
+// give-up; when every other way is pinned, the held line goes after all (one try on the
+// refused page, then held in its entry), so the set is never wedged.
+TEST_CASE("cache: a held line is evicted last, and still evicted when nothing else can go",
+          "[cache][wb_fault]") {
+  CacheBench b(21);
+  b.set_wb_budget(2);
+  const uint32_t q = in_set(0, 0);
+  const BitVec v = write_live(b, q);
+  refuse_writes(b);
+  uint32_t next = 1;  // fresh QPNs of set 0
+  for (uint32_t k = 0; k < kWays; ++k) REQUIRE(b.call(kRead, in_set(0, next++)).status == kOk);
+  for (int i = 0; i < 400 && b.wfault_qpns_.empty(); ++i) b.tick();
+  REQUIRE(b.wfault_qpns_ == std::vector<uint32_t>{q});  // given up, taken back: held
+  REQUIRE(b.given_up_ == 1);
+  const uint64_t refused = b.mem_.injected_write_errors();
+  // Many misses of set 0, each with a way other than q's to take: q stays.
+  for (uint32_t k = 0; k < 4 * kWays; ++k) {
+    REQUIRE(b.call(kRead, in_set(0, next++)).status == kOk);
+  }
+  for (int i = 0; i < 400; ++i) b.tick();
+  CHECK(b.given_up_ == 1);
+  CHECK(b.mem_.injected_write_errors() == refused);
+  uint64_t reads = b.mem_.reads();
+  Rsp r = b.call(kRead, q);
+  REQUIRE(r.status == kOk);
+  CHECK(r.data == made_fatal(v, true));
+  CHECK(b.mem_.reads() == reads);  // still cached: a hit
+  // Every other way pinned: the next miss of set 0 has only q's line to take.
+  std::vector<uint32_t> pinned;
+  for (uint32_t k = 0; k < kWays - 1; ++k) {
+    pinned.push_back(in_set(0, next++));
+    REQUIRE(b.call(kPin, pinned.back()).status == kOk);
+  }
+  REQUIRE(b.call(kRead, in_set(0, next++)).status == kOk);  // completes: q's line went
+  for (int i = 0; i < 400; ++i) b.tick();
+  CHECK(b.given_up_ == 2);                                  // one try on the refused page
+  CHECK(b.mem_.injected_write_errors() == refused + 1);
+  CHECK(b.wfault_qpns_.size() == 1);                        // no second notice
+  reads = b.mem_.reads();
+  r = b.call(kRead, q);  // taken back from its entry, not read from memory
+  REQUIRE(r.status == kOk);
+  CHECK(r.data == made_fatal(v, true));
+  CHECK(b.mem_.reads() == reads);
+  for (uint32_t p : pinned) REQUIRE(b.call(kUnpin, p).status == kOk);
+  CHECK(b.mem_.violations().empty());
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+// Held contexts wait in the buffer (docs/qp-cache.md section 20): with every entry
+// holding one and no dirty line waiting for an entry, nothing moves (pulling a held
+// context back into a line would only push a live line out, and mark its QP again).
+// The first dirty eviction that finds no entry frees one: a held context goes back
+// into its line, and the eviction goes on.
+TEST_CASE("cache: held contexts stay in the buffer until a dirty eviction needs an entry",
+          "[cache][wb_fault]") {
+  CacheBench b(23);
+  b.set_wb_budget(2);
+  const uint32_t q1 = in_set(0, 0), q2 = in_set(0, 1), r = in_set(1, 0);
+  const BitVec v1 = live_qpc(b.random_qpc()), v2 = live_qpc(b.random_qpc());
+  REQUIRE(b.call(kWrite, q1, &v1).status == kOk);
+  REQUIRE(b.call(kWrite, q2, &v2).status == kOk);
+  refuse_writes(b);
+  REQUIRE(b.call(kSync, 0).status == kOk);  // both given up; both QPs made fatal in line
+  for (int i = 0; i < 400 && b.wfault_qpns_.size() < 2; ++i) b.tick();
+  REQUIRE(b.wfault_qpns_.size() == 2);
+  REQUIRE(b.call(kSync, 0).status == kOk);  // written again, given up, held in entries
+  CHECK(b.given_up_ == 4);
+  for (int i = 0; i < 2000; ++i) b.tick();  // every entry held, no one waiting
+  CHECK(b.wfault_qpns_.size() == 2);
+  CHECK(b.given_up_ == 4);
+  // The lines are clean copies: pushed out, they write nothing; the entries keep both.
+  const uint64_t refused = b.mem_.injected_write_errors();
+  for (uint32_t k = 2; k < 2 + kWays; ++k) REQUIRE(b.call(kRead, in_set(0, k)).status == kOk);
+  for (int i = 0; i < 400; ++i) b.tick();
+  CHECK(b.mem_.injected_write_errors() == refused);
+  CHECK(b.given_up_ == 4);
+  const uint64_t reads = b.mem_.reads();
+  CHECK(b.call(kRead, q1).data == made_fatal(v1, true));  // taken back, no memory read
+  CHECK(b.call(kRead, q2).data == made_fatal(v2, true));
+  CHECK(b.mem_.reads() == reads);
+  // A dirty line of the other set is evicted: it needs an entry, and gets one.
+  const BitVec w = write_live(b, r);
+  for (uint32_t k = 1; k <= kWays; ++k) REQUIRE(b.call(kRead, in_set(1, k)).status == kOk);
+  for (int i = 0; i < 400; ++i) b.tick();
+  CHECK(b.given_up_ == 5);  // r's write: one try on the refused page
+  Rsp rr = b.call(kRead, r);
+  REQUIRE(rr.status == kOk);
+  CHECK(rr.data == made_fatal(w, true));
+  CHECK(b.call(kRead, q1).data == made_fatal(v1, true));  // nothing lost
+  CHECK(b.call(kRead, q2).data == made_fatal(v2, true));
+  CHECK(b.call(kRead, in_set(0, 2)).status == kOk);
+  b.mem_.set_options(AxiMemoryOptions{});
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  CHECK(b.memory_qpc(r) == made_fatal(w, true));
+  CHECK(b.mem_.violations().empty());
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
 // The cached case: a SYNC's write-back of a line that stays cached is given up. SYNC
 // answers (the fault is the QP's, reported by its QP_FATAL), and the mark makes the QP
 // fatal on its line and marks it dirty again, so the context is written when memory
@@ -941,8 +1051,7 @@ TEST_CASE("cache: a SYNC write given up answers, and the line is made fatal and 
   CacheBench b(18);
   b.set_wb_budget(3);
   const uint32_t q = in_set(1, 2), other = in_set(0, 1);
-  const BitVec v = live_qpc(b.random_qpc());
-  REQUIRE(b.call(kWrite, q, &v).status == kOk);
+  const BitVec v = write_live(b, q);
   refuse_writes(b);
   REQUIRE(b.call(kSync, 0).status == kOk);  // after three tries, given up
   CHECK(b.given_up_ == 1);

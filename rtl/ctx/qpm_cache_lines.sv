@@ -1,6 +1,7 @@
 // qpm_cache_lines: the QP cache's tags, line state and replacement bits (docs/qp-cache.md).
 //
-// Per line: a tag and three state bits (valid, dirty, pinned; whether a miss register owns
+// Per line: a tag and four state bits (valid, dirty, pinned, held: the line holds a context
+// whose write-back was given up, docs/qp-cache.md section 20; whether a miss register owns
 // the way is the miss registers' own state, qpm_mshr_file's vict_reserved_o); per set: Ways-1 tree-PLRU bits and
 // Ways*(Ways-1)/2 true-LRU order bits, both kept on every access whatever EVICT_POLICY
 // says, so a policy change takes effect at once with consistent state; and one 16-bit
@@ -38,6 +39,7 @@ module qpm_cache_lines #(
   output logic [Ways-1:0]          vict_valid_o,
   output logic [Ways-1:0]          vict_dirty_o,
   output logic [Ways-1:0]          vict_pinned_o,
+  output logic [Ways-1:0]          vict_held_o,         // valid and held
   output logic [Ways-2:0]          vict_plru_o,
   output logic [LruW-1:0]          vict_lru_o,          // the set's true-LRU order
   output logic [WayW-1:0]          rand_way_o,          // a pseudo-random way (LFSR)
@@ -54,11 +56,13 @@ module qpm_cache_lines #(
   input  logic                     pin_value_i,         // ... becomes this
   input  logic                     dirty_p1_i,          // the pipe's P1 wrote this line
   input  logic [LineW-1:0]         dirty_p1_line_i,
+  input  logic                     hold_p1_i,           // ... and made it held (a mark)
   input  logic                     reserve_i,           // a miss register takes this way:
   input  logic [LineW-1:0]         reserve_line_i,      // invalid, clean, unpinned
   input  logic                     fill_i,              // a fill lands: valid, clean, unpinned
   input  logic [LineW-1:0]         fill_line_i,
   input  logic [qpm_pkg::QpnW-1:0] fill_qpn_i,
+  input  logic                     fill_hold_i,         // ... held (a take-back)
   input  logic                     clean_i,             // written back by maintenance
   input  logic                     drop_i,              // dropped by maintenance
   input  logic [LineW-1:0]         maint_line_i         // the line of clean_i and drop_i
@@ -95,7 +99,7 @@ module qpm_cache_lines #(
   endfunction
 
 
-  logic [Lines-1:0] valid_q, dirty_q, pinned_q;
+  logic [Lines-1:0] valid_q, dirty_q, pinned_q, held_q;
   logic [TagW-1:0]  tag_q  [Lines];
   logic [Ways-2:0]  plru_q [Sets];
   logic [LruW-1:0]  lru_q  [Sets];
@@ -103,7 +107,7 @@ module qpm_cache_lines #(
 
   // What each view reads of a set: the lookup its tags, valid and pinned bits; the
   // maintenance scan its tags, valid and dirty bits; the victim choice everything.
-  localparam int unsigned VictW = Ways * (TagW + 3) + (Ways - 1) + LruW;
+  localparam int unsigned VictW = Ways * (TagW + 4) + (Ways - 1) + LruW;
 
   // ---- where each update goes
   logic [SetW-1:0] look_set, fill_set, dirty_p1_set, reserve_set, maint_set;
@@ -120,7 +124,7 @@ module qpm_cache_lines #(
 
   // The views: one qpm_mux_tree per view over every set's word, the same structure in
   // simulation, synthesis and the proofs (no SYNTHESIS-only view: what is verified is
-  // what is synthesized). The word of set s: {lru, plru, pinned, dirty, valid, tags};
+  // what is synthesized). The word of set s: {lru, plru, held, pinned, dirty, valid, tags};
   // each view's tree carries the part of it the view reads.
 
   // ---- replacement bits after this cycle's accesses: the lookup's set, and the fill's
@@ -154,8 +158,8 @@ module qpm_cache_lines #(
   logic [Sets*RepW-1:0]  rep_words;
   for (genvar g = 0; g < Sets; g++) begin : gen_set
     logic [Ways*TagW-1:0] tags;
-    logic [Ways-1:0]      valid, dirty, pinned;
-    logic [Ways-1:0]      valid_d, dirty_d, pinned_d, tag_we;
+    logic [Ways-1:0]      valid, dirty, pinned, held;
+    logic [Ways-1:0]      valid_d, dirty_d, pinned_d, held_d, tag_we;
     logic [Ways-2:0]      plru_d;
     logic [LruW-1:0]      lru_d;
     for (genvar w = 0; w < Ways; w++) begin : gen_way
@@ -164,20 +168,24 @@ module qpm_cache_lines #(
     assign valid    = valid_q[g*Ways +: Ways];
     assign dirty    = dirty_q[g*Ways +: Ways];
     assign pinned   = pinned_q[g*Ways +: Ways];
+    assign held     = held_q[g*Ways +: Ways];
     assign look_words[g*LookW +: LookW] = {pinned, valid, tags};
     assign scan_words[g*ScanW +: ScanW] = {dirty, valid, tags};
-    assign vict_words[g*VictW +: VictW] = {lru_q[g], plru_q[g], pinned, dirty, valid, tags};
+    assign vict_words[g*VictW +: VictW] = {lru_q[g], plru_q[g], held & valid, pinned, dirty, valid,
+                                             tags};
     assign rep_words[g*RepW +: RepW]    = {lru_q[g], plru_q[g]};
 
     qpm_cache_set #(.Ways(Ways)) u_next (
       .valid_i        (valid),
       .dirty_i        (dirty),
       .pinned_i       (pinned),
+      .held_i         (held),
       .plru_i         (plru_q[g]),
       .lru_i          (lru_q[g]),
       .valid_d_o      (valid_d),
       .dirty_d_o      (dirty_d),
       .pinned_d_o     (pinned_d),
+      .held_d_o       (held_d),
       .plru_d_o       (plru_d),
       .lru_d_o        (lru_d),
       .tag_we_o       (tag_we),
@@ -192,10 +200,12 @@ module qpm_cache_lines #(
       .pin_value_i    (pin_value_i),
       .dirty_p1_sel_i (dirty_p1_i && dirty_p1_set == SetW'(g)),
       .dirty_p1_way_i (dirty_p1_way),
+      .hold_p1_i      (hold_p1_i),
       .reserve_sel_i  (reserve_i && reserve_set == SetW'(g)),
       .reserve_way_i  (reserve_way),
       .fill_sel_i     (fill_i && fill_set == SetW'(g)),
       .fill_way_i     (fill_way),
+      .fill_hold_i    (fill_hold_i),
       .fill_plru_i    (fill_touched),
       .fill_lru_i     (fill_lru_touched),
       .maint_sel_i    (maint_set == SetW'(g)),
@@ -221,11 +231,13 @@ module qpm_cache_lines #(
           valid_q[g*Ways+w]    <= 1'b0;
           dirty_q[g*Ways+w]    <= 1'b0;
           pinned_q[g*Ways+w]   <= 1'b0;
+          held_q[g*Ways+w]     <= 1'b0;
           tag_q[g*Ways+w]      <= '0;
         end else begin
           valid_q[g*Ways+w]    <= valid_d[w];
           dirty_q[g*Ways+w]    <= dirty_d[w];
           pinned_q[g*Ways+w]   <= pinned_d[w];
+          held_q[g*Ways+w]     <= held_d[w];
           if (tag_we[w]) tag_q[g*Ways+w] <= fill_qpn_i[qpm_pkg::QpnW-1:SetW];
         end
       end
@@ -262,7 +274,8 @@ module qpm_cache_lines #(
   qpm_mux_tree #(.N(Sets), .W(VictW)) u_vict_mux (
     .in_i  (vict_words),
     .sel_i (vict_set_i),
-    .out_o ({vict_lru_o, vict_plru_o, vict_pinned_o, vict_dirty_o, vict_valid_o, vict_tags_o})
+    .out_o ({vict_lru_o, vict_plru_o, vict_held_o, vict_pinned_o, vict_dirty_o, vict_valid_o,
+             vict_tags_o})
   );
 
   // ---- maintenance view: one line

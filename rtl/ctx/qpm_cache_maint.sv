@@ -28,7 +28,9 @@
 // command must wait for (qpm_wb_buffer's sync marks), so SYNC or MAP/UNMAP answers, or
 // reads the page, only once memory holds the data: no write error reaches the answer
 // (docs/qp-cache.md, section 10). XDirWait sends a failed directory write again. Every
-// memory request is held, unchanged, until the memory port takes it.
+// memory request is held, unchanged, until the memory port takes it. Every answer waits
+// for rsp_ready_i (XAnswer holds one a memory response decided): a fill that makes its
+// QP fatal, a take-back included, has the answer slot of its cycle.
 `include "qpm_assert.svh"
 
 module qpm_cache_maint #(
@@ -48,7 +50,7 @@ module qpm_cache_maint #(
   output logic                     busy_o,
   output logic                     lock_o,           // MAP/UNMAP of lock_idx_o under way
   output logic [DirIdxW-1:0]       lock_idx_o,
-  input  logic                     rsp_ready_i,      // SYNC's answer may go this cycle
+  input  logic                     rsp_ready_i,      // an answer may go this cycle
   // the write-back buffer entries SYNC waits for
   output logic                     sync_start_o,     // every entry in flight now
   output logic                     mark_victims_o,   // the victim read out now
@@ -98,10 +100,12 @@ module qpm_cache_maint #(
     XOldWait  = 4'd6,
     XPageReq  = 4'd7,   // read the first word of QPC slot x_slot_q of the old page
     XPageWait = 4'd8,
-    XDrop     = 4'd9    // drop the page's (now clean) lines, one per cycle
+    XDrop     = 4'd9,   // drop the page's (now clean) lines, one per cycle
+    XAnswer   = 4'd10   // answer x_status_q when the answer slot is free
   } maint_e;
 
   maint_e              x_state_q, x_state_d;
+  qpm_pkg::ctx_status_e x_status_q, x_status_d;  // XAnswer's
   logic                x_sync_q;                 // SYNC_CACHE, else MAP/UNMAP_PAGE
   logic [qpm_pkg::CtxTagW-1:0] x_tag_q;
   logic [DirIdxW-1:0]  x_dir_idx_q;
@@ -170,6 +174,7 @@ module qpm_cache_maint #(
     x_line_d       = x_line_q;
     x_slot_d       = x_slot_q;
     mapped_count_d = mapped_count_q;
+    x_status_d     = x_status_q;
     rsp_valid_o    = 1'b0;
     rsp_status_o   = qpm_pkg::CtxOk;
     unique case (x_state_q)
@@ -217,9 +222,8 @@ module qpm_cache_maint #(
       XOldWait: begin
         if (mem_rsp_valid_i && !mem_rsp_write_i) begin
           if (mem_rsp_error_i) begin
-            x_state_d    = XIdle;     // nothing changed
-            rsp_valid_o  = 1'b1;
-            rsp_status_o = qpm_pkg::CtxMemErr;
+            x_state_d  = XAnswer;     // nothing changed
+            x_status_d = qpm_pkg::CtxMemErr;
           end else begin
             x_state_d = XScan;
           end
@@ -230,9 +234,8 @@ module qpm_cache_maint #(
         if (mem_rsp_valid_i && !mem_rsp_write_i) begin
           if (mem_rsp_error_i || mem_rsp_word_i[0]) begin
             // A valid QP (or a word that cannot be read) keeps the page: nothing changes.
-            x_state_d    = XIdle;
-            rsp_valid_o  = 1'b1;
-            rsp_status_o = mem_rsp_error_i ? qpm_pkg::CtxMemErr : qpm_pkg::CtxBusy;
+            x_state_d  = XAnswer;
+            x_status_d = mem_rsp_error_i ? qpm_pkg::CtxMemErr : qpm_pkg::CtxBusy;
           end else if (32'(x_slot_q) == (1 << PageBits) - 1) begin
             x_state_d = XDrop;
           end else begin
@@ -250,8 +253,8 @@ module qpm_cache_maint #(
         if (mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_error_i) begin
           x_state_d = XDirReq;   // a failed directory write is sent again
         end else if (mem_rsp_valid_i && mem_rsp_write_i) begin
-          x_state_d   = XIdle;
-          rsp_valid_o = 1'b1;
+          x_state_d  = XAnswer;
+          x_status_d = qpm_pkg::CtxOk;
           // Entries mapped since reset; an entry software left mapped across a reset
           // is not counted, and its unmap does not wrap the count below zero.
           if (x_old_valid_q != x_entry_q[0]) begin
@@ -261,6 +264,13 @@ module qpm_cache_maint #(
               mapped_count_d = mapped_count_q - (DirIdxW + 1)'(1);
             end
           end
+        end
+      end
+      XAnswer: begin
+        if (rsp_ready_i) begin
+          x_state_d    = XIdle;
+          rsp_valid_o  = 1'b1;
+          rsp_status_o = x_status_q;
         end
       end
       default: ;
@@ -275,6 +285,7 @@ module qpm_cache_maint #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       x_state_q      <= XIdle;
+      x_status_q     <= qpm_pkg::CtxOk;
       x_sync_q       <= 1'b0;
       x_tag_q        <= '0;
       x_dir_idx_q    <= '0;
@@ -287,6 +298,7 @@ module qpm_cache_maint #(
       mapped_count_q <= '0;
     end else begin
       x_state_q      <= x_state_d;
+      x_status_q     <= x_status_d;
       x_line_q       <= x_line_d;
       x_slot_q       <= x_slot_d;
       mapped_count_q <= mapped_count_d;

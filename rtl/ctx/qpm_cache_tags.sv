@@ -1,7 +1,7 @@
 // qpm_cache_tags: the QP cache's tag side (docs/qp-cache.md, docs/eviction.md). Wires
 // together the line state and the choice of a victim in one set:
 //
-//   qpm_cache_lines    tags, valid/dirty/pinned bits, PLRU and LRU order
+//   qpm_cache_lines    tags, valid/dirty/pinned/held bits, PLRU and LRU order
 //   qpm_victim_select  the policy's choice among the set's eligible ways
 //   qpm_evict_trap     EVICT_POLICY TRAP: the same choice asked of software first
 //   qpm_victim_guard   a miss the pipe's writes keep from its victim drains the pipe
@@ -64,11 +64,13 @@ module qpm_cache_tags #(
   input  logic                 dirty_p1_i,
   input  logic                 excl_p1_i,           // P1 writes p1_line_i
   input  logic [LineW-1:0]     p1_line_i,
+  input  logic                 hold_p1_i,           // P1's write is a mark: line held
   input  logic                 reserve_i,
   input  logic [LineW-1:0]     reserve_line_i,
   input  logic                 fill_i,
   input  logic [LineW-1:0]     fill_line_i,
   input  logic [QpnW-1:0]      fill_qpn_i,
+  input  logic                 fill_hold_i,         // a take-back: the line is held
   input  logic                 clean_i,             // scan_line_i written back ...
   input  logic                 drop_i,              // ... or dropped by maintenance
   // the eviction-trap port and its counters (qpm_evict_trap)
@@ -81,7 +83,7 @@ module qpm_cache_tags #(
   output logic [4:0]           trap_cnt_o
 );
 
-  logic [Ways-1:0]            set_valid, set_dirty, set_pinned, set_excl;
+  logic [Ways-1:0]            set_valid, set_dirty, set_pinned, set_held, set_excl;
   logic [Ways-1:0]            set_eligible;
   logic [Ways-2:0]            set_plru;
   logic [Ways*(Ways-1)/2-1:0] set_lru;
@@ -104,6 +106,7 @@ module qpm_cache_tags #(
     .vict_valid_o         (set_valid),
     .vict_dirty_o         (set_dirty),
     .vict_pinned_o        (set_pinned),
+    .vict_held_o          (set_held),
     .vict_plru_o          (set_plru),
     .vict_lru_o           (set_lru),
     .rand_way_o           (rand_way),
@@ -118,11 +121,13 @@ module qpm_cache_tags #(
     .pin_value_i          (pin_value_i),
     .dirty_p1_i           (dirty_p1_i),
     .dirty_p1_line_i      (p1_line_i),
+    .hold_p1_i            (hold_p1_i),
     .reserve_i            (reserve_i),
     .reserve_line_i       (reserve_line_i),
     .fill_i               (fill_i),
     .fill_line_i          (fill_line_i),
     .fill_qpn_i           (fill_qpn_i),
+    .fill_hold_i          (fill_hold_i),
     .clean_i              (clean_i),
     .drop_i               (drop_i),
     .maint_line_i         (scan_line_i)
@@ -146,6 +151,7 @@ module qpm_cache_tags #(
     .pinned_i   (set_pinned),
     .reserved_i (vict_reserved_i),
     .exclude_i  (set_excl),
+    .held_i     (set_held),
     .plru_i     (set_plru),
     .lru_i      (set_lru),
     .rand_i     (rand_way),

@@ -4,9 +4,11 @@
 // The interface every replacement policy plugs into: the set's line state in, one way
 // out. A way is eligible unless a miss register owns it, it holds a pinned QPC, or the
 // pipe touches it this cycle. An empty eligible way needs no eviction and is taken
-// first (the lowest); otherwise EVICT_POLICY chooses among the eligible ways:
-//   tree-PLRU (qpm_plru_tree), true LRU (the eligible way every other eligible way was
-//   used after), random (the first eligible way from an LFSR's way, going up).
+// first (the lowest); otherwise EVICT_POLICY chooses among the eligible ways that are not
+// held (a context whose write-back was given up stays on chip while another way can go,
+// docs/qp-cache.md section 20), or among all eligible ways when every one is held:
+//   tree-PLRU (qpm_plru_tree), true LRU (the way every other way it chooses from was
+//   used after), random (the first way it chooses from, from an LFSR's way, going up).
 // No policy prefers a clean victim: a dirty one's write-back does not delay the fill
 // that replaces it (the write-back buffer), so preferring clean lines would only keep
 // dirty ones longer (docs/eviction.md). Combinational.
@@ -20,6 +22,7 @@ module qpm_victim_select #(
   input  logic [Ways-1:0] pinned_i,
   input  logic [Ways-1:0] reserved_i,
   input  logic [Ways-1:0] exclude_i,   // touched by the pipe this cycle
+  input  logic [Ways-1:0] held_i,      // valid and held: taken last
   input  logic [Ways-2:0] plru_i,
   input  logic [LruW-1:0] lru_i,       // pair (a, b), a < b: set if a is the more recent
   input  logic [WayW-1:0] rand_i,
@@ -28,11 +31,14 @@ module qpm_victim_select #(
   output logic [Ways-1:0] eligible_o   // the ways a miss may take now
 );
 
-  logic [Ways-1:0] eligible, empty;
+  logic [Ways-1:0] eligible, empty, unheld, pool;
   assign eligible = ~reserved_i & ~(valid_i & pinned_i) & ~exclude_i;
   assign empty    = eligible & ~valid_i;
   assign found_o  = eligible != '0;
   assign eligible_o = eligible;
+  // What the policies choose from: the eligible ways not held, if there is one.
+  assign unheld   = eligible & ~held_i;
+  assign pool     = (unheld != '0) ? unheld : eligible;
 
   logic            plru_found;
   logic [WayW-1:0] plru_way;
@@ -41,7 +47,7 @@ module qpm_victim_select #(
     .Ways (Ways)
   ) u_plru (
     .bits_i         (plru_i),
-    .eligible_i     (eligible),
+    .eligible_i     (pool),
     .victim_valid_o (plru_found),
     .victim_o       (plru_way),
     .touch_way_i    ('0),
@@ -50,7 +56,7 @@ module qpm_victim_select #(
   logic unused_plru_found;   // the same as found_o
   assign unused_plru_found = plru_found;
 
-  // True LRU: the eligible way no other eligible way is older than.
+  // True LRU: the way of the pool no other way of the pool is older than.
   logic [Ways-1:0] newer [Ways];   // newer[a][b]: b was used after a
   always_comb begin
     int unsigned k;
@@ -70,11 +76,11 @@ module qpm_victim_select #(
   always_comb begin
     lru_way = plru_way;
     for (int w = Ways - 1; w >= 0; w--) begin
-      if (eligible[w] && (newer[w] | ~eligible | (Ways'(1) << w)) == '1) lru_way = WayW'(w);
+      if (pool[w] && (newer[w] | ~pool | (Ways'(1) << w)) == '1) lru_way = WayW'(w);
     end
   end
 
-  // Random: from the LFSR's way, the first eligible way going up (wrapping).
+  // Random: from the LFSR's way, the first way of the pool going up (wrapping).
   logic [WayW-1:0] rand_way;
   logic            rand_found;
   logic [WayW-1:0] cand;
@@ -84,7 +90,7 @@ module qpm_victim_select #(
     cand       = '0;
     for (int unsigned k = 0; k < Ways; k++) begin
       cand = WayW'(32'(rand_i) + k);
-      if (!rand_found && eligible[cand]) begin
+      if (!rand_found && pool[cand]) begin
         rand_way   = cand;
         rand_found = 1'b1;
       end

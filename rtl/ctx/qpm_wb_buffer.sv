@@ -88,6 +88,7 @@ module qpm_wb_buffer #(
   input  logic                  drop_i,           // the mark hit: its line holds the QPC
   input  logic [QpnW-1:0]       drop_qpn_i,
   output logic [Depth-1:0]      gu_o,             // given-up entries
+  input  logic                  room_miss_i,      // a dirty line found no free entry
   // a given-up entry's context take-backs to the miss register of its QPN
   input  logic                  ret_want_i,       // that register waits for it ...
   input  logic [QpnW-1:0]       ret_qpn_i,        // ... (held until ret_take_i)
@@ -128,12 +129,20 @@ module qpm_wb_buffer #(
   qpm_first_one #(.N(Depth)) u_send (.bits_i(sendable), .any_o(send_any), .idx_o(send_idx));
   qpm_first_one #(.N(Depth)) u_same (.bits_i(same),     .any_o(same_any), .idx_o(same_idx));
   // Announced: a given-up context whose QP a mark would make fatal (live), and, only
-  // while no entry is free, any given-up context (it goes back into the cache, so the
-  // dirty evictions that wait for an entry get one). A context the mark would leave as
-  // it is (already fatal, in ERR or RESET, destroyed) is held here until a miss of its
-  // QPN takes it back or a newer context of its QPN supersedes it.
+  // while no entry is free and a dirty line has found none since one was last free
+  // (room_want_q), any given-up context (it goes back into the cache, so the dirty
+  // eviction that waits gets an entry; with no one waiting, pulling it in would only
+  // push a live line out). A context the mark would leave as it is (already fatal, in
+  // ERR or RESET, destroyed) is held here until a miss of its QPN takes it back or a
+  // newer context of its QPN supersedes it.
+  logic             room_want_q;
   logic [Depth-1:0] ann_cand;
-  assign ann_cand = valid_q & gu_q & (live_q | {Depth{!free_any}});
+  assign ann_cand = valid_q & gu_q & (live_q | {Depth{!free_any && room_want_q}});
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)          room_want_q <= 1'b0;
+    else if (free_any)    room_want_q <= 1'b0;
+    else if (room_miss_i) room_want_q <= 1'b1;
+  end
   qpm_first_one #(.N(Depth)) u_gu   (.bits_i(ann_cand), .any_o(gu_any), .idx_o(gu_idx));
   qpm_first_one #(.N(Depth)) u_ret  (.bits_i(ret_match), .any_o(ret_any), .idx_o(ret_idx));
   assign gu_o        = valid_q & gu_q;
