@@ -13,9 +13,9 @@
 // of 16 << min(tries, 6) cycles (counted in ticks of 16 cycles). After retry_budget_i
 // tries (the CSR WB_RETRY_BUDGET; 0: retry forever) the entry is given up: no longer
 // offered, still pending. A context a mark would not change (its QP already fatal, in
-// ERR or RESET, or destroyed) is then held: not announced while an entry is free, and a
-// take-back of it without a swap leaves the entry in place (ret_keep_o: the line is a
-// clean copy). A write-back of a page that refused a write lately gets one try (the
+// ERR or RESET, or destroyed) is then held: announced only when no entry is free and a
+// dirty line waits for one (room_miss_i), and a take-back of it without a swap leaves
+// the entry in place (ret_keep_o: the line is a clean copy). A write-back of a page that refused a write lately gets one try (the
 // refused pages, below). One other given-up entry at a time is announced (ann_*): the pipe
 // makes the QP fatal on its line if it is cached (a mark, which drops the entry), and
 // otherwise the miss register of that QPN takes its fill from this entry instead of
