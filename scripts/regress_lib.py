@@ -50,7 +50,15 @@ PROFILES = {
     "fabric": ["--mem-latency", "20:60", "--loss", "0.02", "--dup", "0.02", "--reorder",
                "0.02", "--peer-nak", "0.002", "--short-rq", "0.4", "--bad-qkey", "0.05",
                "--local-err", "0.005", "--meet-rate", "0.3"],
+    # Write faults (docs/errors.md, "Write faults in the harness"): two mapped pages refuse
+    # every write for the whole run, and a write-back is given up after two tries, so
+    # QPs end in QP_FATAL with their contexts kept on chip. `default` only (PROFILE_CONFIGS):
+    # `tiny`'s 2 x 2 lines and 2 buffer entries hold 2 dead contexts per set, fewer than
+    # the QPN spaces put there (docs/qp-cache.md section 20).
+    "deadpages": ["--mem-latency", "20:60", "--mem-dead-pages", "2", "--wb-retry-budget", "2"],
 }
+# Profiles that run on some configurations only; every other runs on all of CONFIGS.
+PROFILE_CONFIGS = {"deadpages": ("default",)}
 # Replacement policies (docs/eviction.md) and QPN spaces (--qps, --qpn-limit). Above 65536
 # the harness maps only the pages in use (at 65536 it maps all 1024 at start, a minute of
 # the coverage build on default); the last is the whole 24-bit space. They rotate over the qpm_sim runs
@@ -133,6 +141,8 @@ def build_run_list(base_seed: int, rounds: int, build_dir: Path, cmds: int) -> L
     for rnd in range(rounds):
         for c, config in enumerate(CONFIGS):
             for p, (profile, flags) in enumerate(PROFILES.items()):
+                if config not in PROFILE_CONFIGS.get(profile, CONFIGS):
+                    continue
                 turn = rnd + c * len(PROFILES) + p
                 policy = POLICIES[turn % len(POLICIES)]
                 space = list(SPACES)[turn % len(SPACES)]

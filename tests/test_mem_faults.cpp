@@ -261,6 +261,19 @@ TEST_CASE("a write-back given up makes its QP fatal with syndrome 11 and its nei
     CHECK(env.execute(query_cmd(set_mates[i])).status == Status::Ok);
   }
 
+  // Destroyed, the victim leaves no valid QP on the dead page, but memory still refuses
+  // its newest context (the destroyed one, kept on chip): the page cannot be handed back,
+  // so UNMAP_PAGE answers RES_BUSY and the entry stays (docs/qp-table.md). A healthy
+  // page of no QP goes.
+  REQUIRE(env.execute(qpn_cmd(Opcode::DestroyQp, victim)).status == Status::Ok);
+  Command unmap;
+  unmap.op = Opcode::UnmapPage;
+  unmap.dir_index = page;
+  CHECK(env.execute(unmap).status == Status::ResBusy);
+  CHECK(env.model().dir_entry(page).valid);
+  unmap.dir_index = (page + 32) % 64;  // no QP of this test lives there
+  CHECK(env.execute(unmap).status == Status::Ok);
+
   Command sync;
   sync.op = Opcode::SyncCache;
   CHECK(env.execute(sync).status == Status::Ok);
@@ -277,9 +290,12 @@ TEST_CASE("a write-back given up makes its QP fatal with syndrome 11 and its nei
 // docs/qp-cache.md section 20). Every seed gives up hundreds of write-backs. `tiny` seed
 // 7 timed out before held lines and room-wanted announcements: two dead QPs of one set
 // swapped through its ways and the buffer, and the set's other QPs' commands stopped.
+// `tiny` seed 10 unmaps a dead page whose QPs are all destroyed: RES_BUSY, as memory
+// refused their newest contexts (the model answered OK before it learned that rule).
 TEST_CASE("random traffic with two dead pages has zero mismatches", "[wb_fault][system]") {
   const auto run = GENERATE(std::make_pair(std::string("tiny"), 2u),
                             std::make_pair(std::string("tiny"), 7u),
+                            std::make_pair(std::string("tiny"), 10u),
                             std::make_pair(std::string("default"), 3u));
   const std::string config = run.first;
   SimOptions o = qpm_sim_defaults();  // commands, datapath operations and doorbells

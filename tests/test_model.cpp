@@ -1284,6 +1284,27 @@ TEST_CASE("UNMAP_PAGE / MAP_PAGE over a page holding a valid QP: RES_BUSY",
   CHECK(m.dir_entry(1).page_address == 0x5000000);
 }
 
+TEST_CASE("a page whose newest QPC write memory refused stays mapped until a write lands",
+          "[model][qpt]") {
+  GoldenModel m = mapped_model();
+  bring_to(m, kQpn, kRc, kRts);
+  REQUIRE(m.execute(simple_cmd(Opcode::DestroyQp, kQpn)).status == Status::Ok);
+  const uint64_t addr = m.qpc_address(kQpn).value();
+  // The destroyed context's write-back is refused: memory still holds the live one.
+  m.qpc_write_answered(addr, true);
+  CHECK(m.execute(unmap_cmd(0)).status == Status::ResBusy);
+  CHECK(m.execute(map_cmd(0, 0x2000000)).status == Status::ResBusy);
+  CHECK(m.dir_entry(0).page_address == 0x1000000);
+  CHECK(m.execute(unmap_cmd(1)).status == Status::Ok);  // other pages are not concerned
+  // A write that lands at another slot of the page does not make this one current.
+  m.qpc_write_answered(m.qpc_address(kQpn + 1).value(), false);
+  CHECK(m.execute(unmap_cmd(0)).status == Status::ResBusy);
+  // Once a write of that context lands, memory is current and the page goes.
+  m.qpc_write_answered(addr, false);
+  CHECK(m.execute(unmap_cmd(0)).status == Status::Ok);
+  CHECK_FALSE(m.dir_entry(0).valid);
+}
+
 TEST_CASE("a context persists in memory across UNMAP and MAP of its page", "[model][qpt]") {
   GoldenModel m = mapped_model();
   bring_to(m, kQpn, kRc, kRts);

@@ -228,8 +228,11 @@ void QpmEnv::on_qpc_read_done(uint64_t addr, bool error, uint32_t id) {
   }
   // A command in flight on the QPN (or a PORT_FAULT scan) may already have changed the
   // context in the RTL and not yet in the model (it applies at the answer): then the
-  // fill may or may not make the QP fatal, and only a fill that does is applied.
-  const bool certain = commands_in_flight(*qpn) == 0 && global_commands_in_flight() == 0;
+  // fill may or may not make the QP fatal, and only a fill that does is applied. So may
+  // an answered command the model has not run yet: a reset the fence places among the
+  // QPN's operations still in flight, or a command the placer holds behind them.
+  const bool certain = commands_in_flight(*qpn) == 0 && global_commands_in_flight() == 0 &&
+                       !reset_fence_.busy(*qpn) && !placer_.busy(*qpn);
   const Qpc &q = model_.qpc(*qpn);
   const bool live = q.valid && q.state != static_cast<uint32_t>(QpState::Reset) &&
                     q.state != static_cast<uint32_t>(QpState::Err);
@@ -237,7 +240,11 @@ void QpmEnv::on_qpc_read_done(uint64_t addr, bool error, uint32_t id) {
 }
 
 void QpmEnv::on_write_done(uint64_t addr, bool error) {
-  if (error && !directory_address(addr)) ++qpc_write_failures_[addr];
+  if (directory_address(addr)) return;
+  if (error) ++qpc_write_failures_[addr];
+  // MAP/UNMAP_PAGE decide on a page after its write-backs are answered (OK or given up),
+  // so the newest answer per address is what the RTL's decision saw.
+  model_.qpc_write_answered(addr, error);
 }
 
 void QpmEnv::on_write_fault_notice(uint32_t qpn) {

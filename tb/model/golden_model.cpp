@@ -172,7 +172,8 @@ const Qpc &GoldenModel::load(uint64_t address) const {
 bool GoldenModel::page_in_use(uint64_t page_address) const {
   const uint32_t slots = 1u << cfg_.page_bits;
   for (uint32_t i = 0; i < slots; ++i) {
-    if (load(slot_address(page_address, i)).valid) return true;
+    const uint64_t addr = slot_address(page_address, i);
+    if (load(addr).valid || refused_writes_.count(addr) != 0) return true;
   }
   return false;
 }
@@ -401,6 +402,14 @@ std::optional<uint32_t> GoldenModel::qpn_of_qpc_address(uint64_t addr) const {
 
 std::optional<uint32_t> GoldenModel::qpc_read_failed(uint64_t addr) {
   return qpc_access_failed(addr, syndrome::kMemFatal);
+}
+
+void GoldenModel::qpc_write_answered(uint64_t addr, bool error) {
+  if (error) {
+    refused_writes_.insert(addr);
+  } else {
+    refused_writes_.erase(addr);
+  }
 }
 
 std::optional<uint32_t> GoldenModel::qpc_write_failed(uint64_t addr) {

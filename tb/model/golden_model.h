@@ -97,6 +97,11 @@ class GoldenModel {
   // exactly as qpc_read_failed. A QP in RESET or ERR, an invalid QPC, or an address that
   // is no QPN's QPC changes nothing and raises nothing. Returns the QPN it names.
   std::optional<uint32_t> qpc_write_failed(uint64_t addr);
+  // Memory answered a write of the QPC at addr (error: SLVERR/DECERR). While the newest
+  // write of a page's QPC stands refused, memory does not hold that context (hardware
+  // keeps it, docs/qp-cache.md section 20), so MAP/UNMAP_PAGE of the page answer
+  // RES_BUSY as for a page that holds a valid QP (docs/qp-table.md).
+  void qpc_write_answered(uint64_t addr, bool error);
   // SPEC §10 (docs/reset.md): a MODIFY_QP to RESET or a DESTROY_QP that finds payload
   // DMAs in flight first fences its QP, and finishes (execute) once they have ended or a
   // timeout passed. The fence sets quiesce: every operation but DMA_END is DROPped with
@@ -150,7 +155,8 @@ class GoldenModel {
   }
   // The QPC of the i-th slot of a page.
   uint64_t slot_address(uint64_t page_address, uint32_t slot) const;
-  // Whether any QPC of the page at page_address is valid.
+  // Whether any QPC of the page at page_address is valid, or not in memory (its newest
+  // write refused).
   bool page_in_use(uint64_t page_address) const;
   // The QPC in memory at address (all zeros when never written).
   const Qpc &load(uint64_t address) const;
@@ -163,6 +169,7 @@ class GoldenModel {
   std::vector<DirEntry> dir_;                   // dir_entries entries
   std::unordered_map<uint64_t, Qpc> memory_;    // QPCs by byte address; absent = zero
   std::set<uint32_t> pinned_;                   // QPNs pinned by PIN_QP
+  std::set<uint64_t> refused_writes_;           // QPC addresses whose newest write failed
   std::vector<Event> events_;                   // raised, not yet taken
   std::vector<Cqe> cqes_;                       // completed, not yet taken
   std::array<uint64_t, kNumDropReasons> drops_{};
