@@ -1035,9 +1035,17 @@ TEST_CASE("cache: held contexts stay in the buffer until a dirty eviction needs 
   CHECK(b.call(kRead, q1).data == made_fatal(v1, true));  // nothing lost
   CHECK(b.call(kRead, q2).data == made_fatal(v2, true));
   CHECK(b.call(kRead, in_set(0, 2)).status == kOk);
+  // Still refused: SYNC_CACHE tries each held context once more, and holds it again.
+  const uint64_t given_up = b.given_up_, refused_before = b.mem_.injected_write_errors();
+  REQUIRE(b.call(kSync, 0).status == kOk);
+  CHECK(b.mem_.injected_write_errors() >= refused_before + 2);
+  CHECK(b.given_up_ >= given_up + 2);
+  // Memory heals: the next SYNC_CACHE tries them again, and memory takes them.
   b.mem_.set_options(AxiMemoryOptions{});
   REQUIRE(b.call(kSync, 0).status == kOk);
   CHECK(b.memory_qpc(r) == made_fatal(w, true));
+  CHECK(b.memory_qpc(q1) == made_fatal(v1, true));
+  CHECK(b.memory_qpc(q2) == made_fatal(v2, true));
   CHECK(b.mem_.violations().empty());
   CHECK_FALSE(b.ctx_->gotError());
 }

@@ -48,6 +48,7 @@ module qpm_cache_mem_side #(
   input  logic                     wb_drop_i,
   input  logic [QpnW-1:0]          wb_drop_qpn_i,
   output logic [WbDepth-1:0]       wb_gu_o,
+  input  logic [WbDepth-1:0]       wb_watched_i,     // entries a miss register waits on
   input  logic                     wb_room_miss_i,   // a dirty read-out found no entry
   input  logic                     wb_ret_want_i,
   input  logic [QpnW-1:0]          wb_ret_qpn_i,
@@ -156,6 +157,7 @@ module qpm_cache_mem_side #(
     .drop_i          (wb_drop_i),
     .drop_qpn_i      (wb_drop_qpn_i),
     .gu_o            (wb_gu_o),
+    .watched_i       (wb_watched_i),
     .room_miss_i     (wb_room_miss_i),
     .ret_want_i      (wb_ret_want_i),
     .ret_qpn_i       (wb_ret_qpn_i),

@@ -101,6 +101,7 @@ module qpm_mshr_file #(
   // lands) instead of reading memory; one with a dirty victim swaps it in (swap_o). One
   // register at a time, held until it takes it (ret_qpn_o names the entry).
   input  logic [WbDepth-1:0]      wb_gu_i,
+  output logic [WbDepth-1:0]      wb_watched_o,    // entries a register waits on now
   output logic                    ret_want_o,
   output logic [QpnW-1:0]         ret_qpn_o,
   input  logic                    ret_ok_i,
@@ -221,6 +222,7 @@ module qpm_mshr_file #(
     .wbread_wb_idx_i (wbread_wb_idx_i),
     .wb_gu_i        (wb_gu_i),
     .ret_o          (m_ret),
+    .wb_watched_o   (wb_watched_o),
     .look_qpn_i     (look_qpn_i),
     .look_on_o      (look_on_o),
     .look_filling_o (look_filling_o),

@@ -57,6 +57,7 @@ module qpm_mshr_match #(
   input  logic [WbDepth-1:0]      wb_gu_i,
   output logic [Mshrs-1:0]        ret_o,           // registered: the register waits only on a
                                                    // given-up entry (its fill comes from there)
+  output logic [WbDepth-1:0]      wb_watched_o,    // entries a register's mask holds now
   // the pipe's QPN
   input  logic [QpnW-1:0]         look_qpn_i,
   output logic                    look_on_o,       // a register works on look_qpn_i
@@ -165,6 +166,15 @@ module qpm_mshr_match #(
   end
   assign wb_hazard_o = hazard_q;
   assign ret_o       = ret_q;
+
+  // The entries some register waits on (this cycle's masks, an allocation's included):
+  // a SYNC_CACHE leaves those of them that were given up to their take-backs.
+  always_comb begin
+    wb_watched_o = '0;
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      if (busy_i[m] || (alloc_i && alloc_idx_i == MshrW'(m))) wb_watched_o |= mask_d[m];
+    end
+  end
 
   // Two miss registers never work on the same QPN.
   logic two_on_one_qpn;

@@ -154,7 +154,7 @@ module qpm_qpc_cache #(
   logic             wb_swap, fill_wfault, ret_keep;
   logic [QpnW-1:0]  ann_qpn, wb_drop_qpn;
   logic [511:0]     ret_data;
-  logic [WbDepth-1:0] wb_gu;
+  logic [WbDepth-1:0] wb_gu, wb_watched;
   logic [QpnW-1:0]  ret_qpn;
   logic             x_busy, x_lock, x_start, x_clean, x_drop, xread, xread_ok, x_rsp_valid;
   logic [qpm_pkg::CtxTagW-1:0] x_rsp_tag;
@@ -307,6 +307,7 @@ module qpm_qpc_cache #(
     .fill_fatal_o      (fill_fatal),
     .fill_wfault_o     (fill_wfault),
     .wb_gu_i           (wb_gu),
+    .wb_watched_o      (wb_watched),
     .ret_want_o        (ret_want),
     .ret_qpn_o         (ret_qpn),
     .ret_ok_i          (ret_staged && !rsp_mshr),
@@ -377,6 +378,7 @@ module qpm_qpc_cache #(
     .wb_drop_i          (wb_drop),
     .wb_drop_qpn_i      (wb_drop_qpn),
     .wb_gu_o            (wb_gu),
+    .wb_watched_i       (wb_watched),
     .wb_room_miss_i     ((vict_take && vict_take_ok && !reserve) || (xread && !xread_ok)),
     .wb_ret_want_i      (ret_want),
     .wb_ret_qpn_i       (ret_qpn),

@@ -39,7 +39,9 @@
 // SYNC_CACHE (and MAP/UNMAP's write-back of a page) answers only once memory holds what
 // it must: sync_start_i marks every entry in flight, alloc_sync_i marks an entry the
 // engine waits for, and sync_pend_o says a marked entry is neither acknowledged nor
-// given up (a given-up context is reported by its QP's QP_FATAL).
+// given up (a given-up context is reported by its QP's QP_FATAL). It also sends every
+// given-up entry once more (one try), but those a miss register waits on (watched_i)
+// and the announced or staged one: a page that heals takes them then.
 `include "qpm_assert.svh"
 
 module qpm_wb_buffer #(
@@ -88,6 +90,7 @@ module qpm_wb_buffer #(
   input  logic                  drop_i,           // the mark hit: its line holds the QPC
   input  logic [QpnW-1:0]       drop_qpn_i,
   output logic [Depth-1:0]      gu_o,             // given-up entries
+  input  logic [Depth-1:0]      watched_i,        // entries a miss register waits on
   input  logic                  room_miss_i,      // a dirty line found no free entry
   // a given-up entry's context take-backs to the miss register of its QPN
   input  logic                  ret_want_i,       // that register waits for it ...
@@ -153,6 +156,14 @@ module qpm_wb_buffer #(
   end
   assign alloc_idx_o = alloc_swap_i ? staged_idx_q : free_idx;
   assign sync_pend_o = (valid_q & sync_q & ~gu_q) != '0;
+  // SYNC_CACHE (and MAP/UNMAP) tries every given-up context once more: sent again with
+  // one try, and waited for. Not one a miss register waits on (its take-back is under
+  // way), nor the announced or the staged one (their mark or fill is).
+  logic [Depth-1:0] rearm;
+  for (genvar g = 0; g < Depth; g++) begin : gen_rearm
+    assign rearm[g] = sync_start_i && valid_q[g] && gu_q[g] && !watched_i[g]
+                   && !(ann_q && ann_idx_q == IdxW'(g)) && !(staged_q && staged_idx_q == IdxW'(g));
+  end
   // A newer context of a given-up entry's QPN: the entry is freed, the new one goes on.
   assign same_gu     = same_any && gu_q[same_idx];
 
@@ -285,6 +296,12 @@ module qpm_wb_buffer #(
           loaded_q[g] <= 1'b1;
           live_q[g]   <= load_live;
         end
+        if (rearm[g]) begin
+          gu_q[g]    <= 1'b0;
+          sent_q[g]  <= 1'b0;
+          tries_q[g] <= (retry_budget_i != '0) ? retry_budget_i - 8'd1 : 8'd0;
+          wait_q[g]  <= '0;
+        end
       end
     end
   end
@@ -315,7 +332,7 @@ module qpm_wb_buffer #(
       if (ann_q && (dropped[ann_idx_q] || (alloc_swap_i && staged_idx_q == ann_idx_q))) begin
         ann_q    <= 1'b0;
         marked_q <= 1'b0;
-      end else if (!ann_q && gu_any) begin
+      end else if (!ann_q && gu_any && !sync_start_i) begin   // not one a SYNC re-arms
         ann_q     <= 1'b1;
         ann_idx_q <= gu_idx;
       end else if (mark_take_i) begin

@@ -771,6 +771,14 @@ std::vector<std::string> QpmEnv::memory_image_check() {
   Command sync;
   sync.op = Opcode::SyncCache;
   if (execute(sync).status != Status::Ok) add("SYNC_CACHE did not answer OK");
+  // SYNC_CACHE does not wait for what it does not promise: a context given up (its QP's
+  // QP_FATAL reports it) that a take-back swapped out of a line while the SYNC drained
+  // may still be on its way. Let memory fall quiet (longer than the longest backoff,
+  // 1,024 cycles) before the image and the counters are compared with its traffic.
+  for (uint64_t quiet = 0, waited = 0; quiet < 2048 && waited < 200000; ++waited) {
+    quiet = memory_.idle() ? quiet + 1 : 0;
+    tb_.tick();
+  }
   // Every slot of every mapped page: a lost write-back of a DESTROY (memory still says
   // valid) shows here as well as a wrong valid QPC. A dead page refused every write, so
   // memory holds nothing of its contexts (the RTL keeps them; QUERY_QP shows them).
