@@ -171,19 +171,15 @@ module qpm_qpc_pipe #(
 
   // A fill that makes its QP fatal (see the header): after a failed read, or a take-back
   // of a write given up (fill_wfault_i; its line is dirty whatever the QP's state, but
-  // for a held context the buffer keeps: fill_wkeep_i, a clean copy, no notice).
+  // for a held context the buffer keeps: fill_wkeep_i, a clean copy). Only a fill that
+  // changes its QP (fill_live) is a notice: a held context taken back again is not.
   qpm_pkg::qpc_t fill_qpc, fill_qpc_fatal;
   logic          fill_live, fill_makes_fatal, fill_notice;
   assign fill_qpc         = fill_data_i[QpcW-1:0];
   assign fill_notice      = fill_i && (fill_fatal_i || fill_wfault_i);
   assign fill_makes_fatal = fill_notice && fill_live;
-  qpm_qpc_fatal u_fill_fatal (
-    .qpc_i   (fill_qpc),
-    .write_i (fill_wfault_i),
-    .live_o  (fill_live),
-    .qpc_o   (fill_qpc_fatal)
-  );
-
+  qpm_qpc_fatal u_fill_fatal (.qpc_i(fill_qpc), .write_i(fill_wfault_i), .live_o(fill_live),
+                              .qpc_o(fill_qpc_fatal));
 
   logic pin_op;
   assign pin_op = r.op == qpm_pkg::CtxPin || r.op == qpm_pkg::CtxUnpin;
@@ -192,7 +188,7 @@ module qpm_qpc_pipe #(
   // write, pin or unpin (CtxMemErr): it read the context before, and runs again from its
   // read, as after a failed fill (docs/qp-cache.md section 20).
   logic cmd_marked_q, cmd_marked_now, refuse_cmd;
-  assign cmd_marked_now = p1_fatal_write_q && lock_valid_i && lock_qpn_i == p1_fatal_qpn_q;
+  assign cmd_marked_now = fatal_write_now && lock_valid_i && lock_qpn_i == p1_fatal_qpn_q;
   assign refuse_cmd     = (cmd_marked_q || cmd_marked_now) && r.tag == qpm_pkg::TagCmd
                        && !r_is_replay && !r_is_mark;
 
@@ -330,6 +326,7 @@ module qpm_qpc_pipe #(
   logic                        p1_db_q;       // the CtxDp in P1 is a doorbell
   logic                        p1_flush_q;    // ... a flush step
   logic                        p1_fatal_q;    // the fill in P1 made its QP fatal (or returned)
+  logic                        p1_notice_q;   // ... and changed it (a notice)
   logic                        p1_fatal_write_q; // ... a write-fault take-back, or a mark
   logic                        p1_mark_q;     // the read-modify-write in P1 is a mark
   logic [QpnW-1:0]             p1_fatal_qpn_q;
@@ -355,6 +352,7 @@ module qpm_qpc_pipe #(
       p1_db_q         <= 1'b0;
       p1_flush_q      <= 1'b0;
       p1_fatal_q      <= 1'b0;
+      p1_notice_q     <= 1'b0;
       p1_fatal_write_q <= 1'b0;
       p1_mark_q       <= 1'b0;
       p1_fatal_qpn_q  <= '0;
@@ -389,7 +387,8 @@ module qpm_qpc_pipe #(
       p1_db_q         <= r.tag == qpm_pkg::TagDoorbell;
       p1_flush_q      <= qpm_pkg::tag_is_step(r.tag);
       p1_fatal_q      <= fill_makes_fatal || (fill_i && fill_wfault_i && !fill_wkeep_i);
-      p1_fatal_write_q <= (fill_i && fill_wfault_i && !fill_wkeep_i)
+      p1_notice_q     <= fill_makes_fatal;
+      p1_fatal_write_q <= (fill_i && fill_wfault_i && !fill_wkeep_i && fill_live)
                        || (r_is_mark && p_act == qpm_pipe_pkg::PipeRmw);
       p1_mark_q       <= r_is_mark && p_act == qpm_pipe_pkg::PipeRmw;
       p1_fatal_qpn_q  <= fill_i ? fill_qpn_i : r.index;
@@ -444,24 +443,22 @@ module qpm_qpc_pipe #(
     .answer_o  (dp_answer)
   );
 
-  // A mark makes the QP fatal as a returned fill does, on the newest QPC of its line.
+  // A mark makes the QP fatal as a returned fill does, on the newest QPC of its line;
+  // one that changes nothing (mark_live low) drops the entry all the same, no notice.
   qpm_pkg::qpc_t marked_qpc;
-  logic          unused_mark_live;
-  qpm_qpc_fatal u_mark_fatal (
-    .qpc_i   (p1_rdata),
-    .write_i (1'b1),
-    .live_o  (unused_mark_live),
-    .qpc_o   (marked_qpc)
-  );
+  logic          mark_live, fatal_write_now;
+  qpm_qpc_fatal u_mark_fatal (.qpc_i(p1_rdata), .write_i(1'b1), .live_o(mark_live),
+                              .qpc_o(marked_qpc));
+  assign fatal_write_now = p1_fatal_write_q && (!p1_mark_q || mark_live);
 
   assign p1_write      = p1_we || (p1_rmw && p1_rmw_write) || p1_mark_q;
   assign p1_write_data = p1_mark_q ? marked_qpc : !p1_rmw ? p1_wdata : rmw_qpc;
   assign dirty_p1_o    = (p1_rmw && p1_write) || p1_fatal_q;
   assign excl_p1_o     = p1_rmw;
   assign p1_line_o     = p1_wline;
-  assign mem_fatal_o       = p1_fatal_q || p1_mark_q;
+  assign mem_fatal_o       = p1_notice_q || (p1_mark_q && mark_live);
   assign mem_fatal_qpn_o   = p1_fatal_qpn_q;
-  assign mem_fatal_write_o = p1_fatal_write_q;
+  assign mem_fatal_write_o = fatal_write_now;
   assign drop_o            = p1_mark_q;
   assign drop_qpn_o        = p1_fatal_qpn_q;
 
