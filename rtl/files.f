@@ -29,6 +29,11 @@ rtl/ctx/qpm_qpc_reset.sv
 rtl/ctx/qpm_dir_table.sv
 rtl/ctx/qpm_cache_set.sv
 rtl/ctx/qpm_cache_lines.sv
+rtl/ctx/qpm_tag_patch.sv
+rtl/ctx/qpm_tag_copy.sv
+rtl/ctx/qpm_tag_views.sv
+rtl/ctx/qpm_tag_shadow.sv
+rtl/ctx/qpm_cache_port.sv
 rtl/ctx/qpm_victim_select.sv
 rtl/ctx/qpm_evict_trap.sv
 rtl/ctx/qpm_victim_guard.sv

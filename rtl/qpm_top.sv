@@ -225,15 +225,14 @@ module qpm_top #(
 
   // Registered boundaries (docs/qp-cache.md, "Registered boundaries"): the datapath's
   // and the doorbells' inputs, the command unit's requests to the front and the front's
-  // to the cache each pass a spill register, so no ready depends on another block's
-  // lookup and no input reaches an output through logic.
+  // to the cache each pass a spill register (the last is the cache's own request port,
+  // qpm_cache_port, whose entries carry their set's tags), so no ready depends on another
+  // block's lookup and no input reaches an output through logic.
   logic              dp_req_valid, dp_req_ready, db_valid, db_ready;
   qpm_pkg::dp_req_t  dp_req;
   qpm_pkg::doorbell_t db;
   logic              front_cmd_req_valid, front_cmd_req_ready;
   qpm_pkg::ctx_req_t front_cmd_req;
-  logic              cache_req_valid, cache_req_ready;
-  qpm_pkg::ctx_req_t cache_req;
 
   qpm_spill_reg #(.Width($bits(dp_req_i))) u_dp_req_reg (
     .clk_i       (clk_i),
@@ -268,16 +267,6 @@ module qpm_top #(
     .out_data_o  (front_cmd_req)
   );
 
-  qpm_spill_reg #(.Width($bits(ctx_req))) u_cache_req_reg (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (ctx_req_valid),
-    .in_ready_o  (ctx_req_ready),
-    .in_data_i   (ctx_req),
-    .out_valid_o (cache_req_valid),
-    .out_ready_i (cache_req_ready),
-    .out_data_o  (cache_req)
-  );
 
   qpm_dp_front #(
     .CqeDepth   (CqeDepth),
@@ -363,9 +352,9 @@ module qpm_top #(
     .trap_rsp_tag_i  (evict_rsp_tag_i),
     .trap_rsp_way_i  (evict_rsp_way_i),
     .trap_cnt_o      (trap_counts),
-    .req_valid_i     (cache_req_valid),
-    .req_ready_o     (cache_req_ready),
-    .req_i           (cache_req),
+    .req_valid_i     (ctx_req_valid),
+    .req_ready_o     (ctx_req_ready),
+    .req_i           (ctx_req),
     .rsp_valid_o     (ctx_rsp_valid),
     .rsp_o           (ctx_rsp),
     .mem_fatal_o     (mem_fatal),

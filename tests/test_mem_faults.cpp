@@ -287,18 +287,21 @@ TEST_CASE("a write-back given up makes its QP fatal with syndrome 11 and its nei
 // 2 write-back entries) the contexts memory refuses stay on chip, held in buffer entries
 // or in lines: 40 QPs over 64 pages keep the dead ones per set below what the set and
 // the buffer hold (denser runs can fill a set with them, and then its other QPs wait:
-// docs/qp-cache.md section 20). Every seed gives up hundreds of write-backs. `tiny` seed
-// 7 timed out before held lines and room-wanted announcements: two dead QPs of one set
-// swapped through its ways and the buffer, and the set's other QPs' commands stopped.
-// `tiny` seed 10 unmaps a dead page whose QPs are all destroyed: RES_BUSY, as memory
-// refused their newest contexts (the model answered OK before it learned that rule).
-// `tiny` seed 11 timed out while take-backs of QPs already fatal raised notices by the
-// thousand (the fatal engine's overflow passes then took the cache over).
+// docs/qp-cache.md section 20). Every seed gives up hundreds of write-backs. The dead
+// pages come from a generator of their own (QpmEnv), so the RTL's timing does not move
+// them. Each seed found a fault when it was added (the runs were different then: the
+// pages were drawn from the generator the run's timing moves): `tiny` 7 and 11 timed
+// out (two dead QPs of one set swapping through its ways and the buffer; notices by the
+// thousand for QPs already fatal), `tiny` 10 unmapped a dead page whose QPs were all
+// destroyed (RES_BUSY: memory refused their newest contexts). `default` 3 timed out on a
+// SYNC: a write-back was given up in the cycle a newer context of its QPN came into the
+// buffer, which then waited behind it for an answer that never came (qpm_wb_buffer's
+// same_gu). `tiny` 8 replaces 11, whose dead pages hold no QP now.
 TEST_CASE("random traffic with two dead pages has zero mismatches", "[wb_fault][system]") {
   const auto run = GENERATE(std::make_pair(std::string("tiny"), 2u),
                             std::make_pair(std::string("tiny"), 7u),
                             std::make_pair(std::string("tiny"), 10u),
-                            std::make_pair(std::string("tiny"), 11u),
+                            std::make_pair(std::string("tiny"), 8u),
                             std::make_pair(std::string("default"), 3u));
   const std::string config = run.first;
   SimOptions o = qpm_sim_defaults();  // commands, datapath operations and doorbells

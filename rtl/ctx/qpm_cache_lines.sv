@@ -1,6 +1,8 @@
-// qpm_cache_lines: the QP cache's tags, line state and replacement bits (docs/qp-cache.md).
+// qpm_cache_lines: the QP cache's line state and replacement bits (docs/qp-cache.md). The
+// tags are in RAM (qpm_tag_copy, docs/qp-cache.md section 19): the lookup gets which ways
+// of its set hold its QPN (look_match_i) and adds their valid bits here.
 //
-// Per line: a tag and four state bits (valid, dirty, pinned, held: the line holds a context
+// Per line: four state bits (valid, dirty, pinned, held: the line holds a context
 // whose write-back was given up, docs/qp-cache.md section 20; whether a miss register owns
 // the way is the miss registers' own state, qpm_mshr_file's vict_reserved_o); per set: Ways-1 tree-PLRU bits and
 // Ways*(Ways-1)/2 true-LRU order bits, both kept on every access whatever EVICT_POLICY
@@ -23,13 +25,13 @@ module qpm_cache_lines #(
   localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1,
   localparam int unsigned Lines = Sets * Ways,
   localparam int unsigned LineW = $clog2(Lines),
-  localparam int unsigned TagW  = qpm_pkg::QpnW - SetW,
   localparam int unsigned LruW  = (Ways > 1) ? Ways * (Ways - 1) / 2 : 1
 ) (
   input  logic                     clk_i,
   input  logic                     rst_ni,
-  // lookup of one QPN
-  input  logic [qpm_pkg::QpnW-1:0] look_qpn_i,
+  // lookup of one QPN: its set, and the ways whose tag is its
+  input  logic [SetW-1:0]          look_set_i,
+  input  logic [Ways-1:0]          look_match_i,
   output logic                     look_hit_o,
   output logic [LineW-1:0]         look_line_o,
   output logic                     look_pinned_o,       // the hit line is pinned
@@ -43,12 +45,11 @@ module qpm_cache_lines #(
   output logic [Ways-2:0]          vict_plru_o,
   output logic [LruW-1:0]          vict_lru_o,          // the set's true-LRU order
   output logic [WayW-1:0]          rand_way_o,          // a pseudo-random way (LFSR)
-  output logic [Ways*TagW-1:0]     vict_tags_o,
   // one line, for the maintenance scan
   input  logic [LineW-1:0]         scan_line_i,
   output logic                     scan_valid_o,
   output logic                     scan_dirty_o,
-  output logic [qpm_pkg::QpnW-1:0] scan_qpn_o,
+  output logic [Lines-1:0]         valid_o,             // every line's (for the checks)
   // updates, in order of precedence (lowest first)
   input  logic                     touch_i,             // an access to the looked-up line
   input  logic                     dirty_i,             // a write of the looked-up line
@@ -61,7 +62,6 @@ module qpm_cache_lines #(
   input  logic [LineW-1:0]         reserve_line_i,      // invalid, clean, unpinned
   input  logic                     fill_i,              // a fill lands: valid, clean, unpinned
   input  logic [LineW-1:0]         fill_line_i,
-  input  logic [qpm_pkg::QpnW-1:0] fill_qpn_i,
   input  logic                     fill_hold_i,         // ... held (a take-back)
   input  logic                     clean_i,             // written back by maintenance
   input  logic                     drop_i,              // dropped by maintenance
@@ -100,19 +100,18 @@ module qpm_cache_lines #(
 
 
   logic [Lines-1:0] valid_q, dirty_q, pinned_q, held_q;
-  logic [TagW-1:0]  tag_q  [Lines];
   logic [Ways-2:0]  plru_q [Sets];
   logic [LruW-1:0]  lru_q  [Sets];
   logic [15:0]      lfsr_q;
 
-  // What each view reads of a set: the lookup its tags, valid and pinned bits; the
-  // maintenance scan its tags, valid and dirty bits; the victim choice everything.
-  localparam int unsigned VictW = Ways * (TagW + 4) + (Ways - 1) + LruW;
+  // What each view reads of a set: the lookup its valid and pinned bits; the
+  // maintenance scan its valid and dirty bits; the victim choice everything.
+  localparam int unsigned VictW = Ways * 4 + (Ways - 1) + LruW;
 
   // ---- where each update goes
   logic [SetW-1:0] look_set, fill_set, dirty_p1_set, reserve_set, maint_set;
   logic [WayW-1:0] look_way, fill_way, dirty_p1_way, reserve_way, maint_way;
-  assign look_set     = look_qpn_i[SetW-1:0];
+  assign look_set     = look_set_i;
   assign fill_set     = fill_line_i[LineW-1 -: SetW];
   assign fill_way     = fill_line_i[WayW-1:0];
   assign dirty_p1_set = dirty_p1_line_i[LineW-1 -: SetW];
@@ -124,7 +123,7 @@ module qpm_cache_lines #(
 
   // The views: one qpm_mux_tree per view over every set's word, the same structure in
   // simulation, synthesis and the proofs (no SYNTHESIS-only view: what is verified is
-  // what is synthesized). The word of set s: {lru, plru, held, pinned, dirty, valid, tags};
+  // what is synthesized). The word of set s: {lru, plru, held, pinned, dirty, valid};
   // each view's tree carries the part of it the view reads.
 
   // ---- replacement bits after this cycle's accesses: the lookup's set, and the fill's
@@ -150,29 +149,24 @@ module qpm_cache_lines #(
                                                                          : fill_lru, fill_way);
 
   // ---- per set: the views' words (set s at [s*W +: W]), the next state, the flip-flops
-  localparam int unsigned LookW = Ways * (TagW + 2);
-  localparam int unsigned ScanW = Ways * (TagW + 2);
+  localparam int unsigned LookW = Ways * 2;
+  localparam int unsigned ScanW = Ways * 2;
   logic [Sets*LookW-1:0] look_words;
   logic [Sets*ScanW-1:0] scan_words;
   logic [Sets*VictW-1:0] vict_words;
   logic [Sets*RepW-1:0]  rep_words;
   for (genvar g = 0; g < Sets; g++) begin : gen_set
-    logic [Ways*TagW-1:0] tags;
     logic [Ways-1:0]      valid, dirty, pinned, held;
-    logic [Ways-1:0]      valid_d, dirty_d, pinned_d, held_d, tag_we;
+    logic [Ways-1:0]      valid_d, dirty_d, pinned_d, held_d;
     logic [Ways-2:0]      plru_d;
     logic [LruW-1:0]      lru_d;
-    for (genvar w = 0; w < Ways; w++) begin : gen_way
-      assign tags[w*TagW +: TagW] = tag_q[line_of(SetW'(g), WayW'(w))];
-    end
     assign valid    = valid_q[g*Ways +: Ways];
     assign dirty    = dirty_q[g*Ways +: Ways];
     assign pinned   = pinned_q[g*Ways +: Ways];
     assign held     = held_q[g*Ways +: Ways];
-    assign look_words[g*LookW +: LookW] = {pinned, valid, tags};
-    assign scan_words[g*ScanW +: ScanW] = {dirty, valid, tags};
-    assign vict_words[g*VictW +: VictW] = {lru_q[g], plru_q[g], held & valid, pinned, dirty, valid,
-                                             tags};
+    assign look_words[g*LookW +: LookW] = {pinned, valid};
+    assign scan_words[g*ScanW +: ScanW] = {dirty, valid};
+    assign vict_words[g*VictW +: VictW] = {lru_q[g], plru_q[g], held & valid, pinned, dirty, valid};
     assign rep_words[g*RepW +: RepW]    = {lru_q[g], plru_q[g]};
 
     qpm_cache_set #(.Ways(Ways)) u_next (
@@ -188,7 +182,6 @@ module qpm_cache_lines #(
       .held_d_o       (held_d),
       .plru_d_o       (plru_d),
       .lru_d_o        (lru_d),
-      .tag_we_o       (tag_we),
       .look_sel_i     (look_set == SetW'(g)),
       .look_hit_i     (look_hit_o),
       .look_way_i     (look_way),
@@ -232,35 +225,29 @@ module qpm_cache_lines #(
           dirty_q[g*Ways+w]    <= 1'b0;
           pinned_q[g*Ways+w]   <= 1'b0;
           held_q[g*Ways+w]     <= 1'b0;
-          tag_q[g*Ways+w]      <= '0;
         end else begin
           valid_q[g*Ways+w]    <= valid_d[w];
           dirty_q[g*Ways+w]    <= dirty_d[w];
           pinned_q[g*Ways+w]   <= pinned_d[w];
           held_q[g*Ways+w]     <= held_d[w];
-          if (tag_we[w]) tag_q[g*Ways+w] <= fill_qpn_i[qpm_pkg::QpnW-1:SetW];
         end
       end
     end
   end
 
-  logic unused_fill_set_bits;   // the set is fill_line_i's; the QPN gives the tag
-  assign unused_fill_set_bits = ^fill_qpn_i[SetW-1:0];
-
   // ---- lookup
-  logic [Ways*TagW-1:0] look_tags;
   logic [Ways-1:0]      look_valid, look_pinned;
   qpm_mux_tree #(.N(Sets), .W(LookW)) u_look_mux (
     .in_i  (look_words),
     .sel_i (look_set),
-    .out_o ({look_pinned, look_valid, look_tags})
+    .out_o ({look_pinned, look_valid})
   );
   always_comb begin
     look_hit_o           = 1'b0;
     look_way             = '0;
     look_pinned_in_set_o = '0;
     for (int unsigned w = 0; w < Ways; w++) begin
-      if (look_valid[w] && look_tags[w*TagW +: TagW] == look_qpn_i[qpm_pkg::QpnW-1:SetW]) begin
+      if (look_valid[w] && look_match_i[w]) begin
         look_hit_o = 1'b1;
         look_way   = WayW'(w);
       end
@@ -274,25 +261,23 @@ module qpm_cache_lines #(
   qpm_mux_tree #(.N(Sets), .W(VictW)) u_vict_mux (
     .in_i  (vict_words),
     .sel_i (vict_set_i),
-    .out_o ({vict_lru_o, vict_plru_o, vict_held_o, vict_pinned_o, vict_dirty_o, vict_valid_o,
-             vict_tags_o})
+    .out_o ({vict_lru_o, vict_plru_o, vict_held_o, vict_pinned_o, vict_dirty_o, vict_valid_o})
   );
 
   // ---- maintenance view: one line
   logic [SetW-1:0]      scan_set;
   logic [WayW-1:0]      scan_way;
-  logic [Ways*TagW-1:0] scan_tags;
   logic [Ways-1:0]      scan_valid, scan_dirty;
   assign scan_set = scan_line_i[LineW-1 -: SetW];
   assign scan_way = scan_line_i[WayW-1:0];
   qpm_mux_tree #(.N(Sets), .W(ScanW)) u_scan_mux (
     .in_i  (scan_words),
     .sel_i (scan_set),
-    .out_o ({scan_dirty, scan_valid, scan_tags})
+    .out_o ({scan_dirty, scan_valid})
   );
   assign scan_valid_o = scan_valid[scan_way];
   assign scan_dirty_o = scan_dirty[scan_way];
-  assign scan_qpn_o   = {scan_tags[scan_way*TagW +: TagW], scan_set};
+  assign valid_o      = valid_q;
 
   // ---- the random policy's LFSR: x^16 + x^14 + x^13 + x^11 + 1 (maximal length),
   // stepping every cycle
@@ -305,23 +290,6 @@ module qpm_cache_lines #(
 `ifdef FORMAL
   // ---- proof properties (formal/cache.toml, docs/formal.md), each under its proof's
   // define; immediate, so each holds in the cycle it is about
-`ifdef P_UNIQUE_TAG
-  // No two valid lines of a set hold one tag: a QPN is cached at most once.
-  logic f_two_tags;
-  always_comb begin
-    f_two_tags = 1'b0;
-    for (int unsigned s = 0; s < Sets; s++) begin
-      for (int unsigned a = 0; a < Ways; a++) begin
-        for (int unsigned b = a + 1; b < Ways; b++) begin
-          if (valid_q[line_of(SetW'(s), WayW'(a))] && valid_q[line_of(SetW'(s), WayW'(b))]
-              && tag_q[line_of(SetW'(s), WayW'(a))] == tag_q[line_of(SetW'(s), WayW'(b))])
-            f_two_tags = 1'b1;
-        end
-      end
-    end
-    if (rst_ni) FUniqueTag_A: assert (!f_two_tags);
-  end
-`endif
 `ifdef P_PIN_CAP
   // At most Ways-1 valid pinned lines in every set (not only the looked-up one).
   logic          f_pin_over;

@@ -60,6 +60,8 @@ module qpm_cache_maint #(
 
   // the line being scanned
   output logic [LineW-1:0]         scan_line_o,
+  output logic                     scan_want_o,      // the scan looks at scan_line_o ...
+  input  logic                     scan_ok_i,        // ... and its QPN is at hand
   input  logic                     scan_valid_i,
   input  logic                     scan_dirty_i,
   input  logic [qpm_pkg::QpnW-1:0] scan_qpn_i,
@@ -122,7 +124,7 @@ module qpm_cache_maint #(
   assign x_dir_idx      = x_dir_idx_q;
   assign x_sync         = x_sync_q;
   assign x_line_in_page = DirIdxW'(scan_qpn_i >> PageBits) == x_dir_idx;
-  assign x_needs_wb     = scan_valid_i && scan_dirty_i && (x_sync || x_line_in_page);
+  assign x_needs_wb     = scan_ok_i && scan_valid_i && scan_dirty_i && (x_sync || x_line_in_page);
   assign x_last_line    = 32'(x_line_q) == Lines - 1;
 
   assign busy_o      = x_state_q != XIdle;
@@ -135,7 +137,8 @@ module qpm_cache_maint #(
   logic             snap;
   logic x_before_drain;   // from the start to the end of the scan
   assign x_before_drain = x_state_q == XScan || x_state_q == XOldReq || x_state_q == XOldWait;
-  assign snap           = x_state_q == XScan && x_last_line && !(x_needs_wb && !xread_ok_i);
+  assign snap           = x_state_q == XScan && scan_ok_i && x_last_line
+                       && !(x_needs_wb && !xread_ok_i);
   assign mark_victims_o = x_before_drain || (wbread_i && snap_q[wbread_idx_i]);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -150,10 +153,11 @@ module qpm_cache_maint #(
     end
   end
   assign scan_line_o = x_line_q;
+  assign scan_want_o = x_state_q == XScan || x_state_q == XDrop;
   // Never two read-outs of its own in a row: a gap for the requests (xread_gap_q).
   assign xread_o     = x_state_q == XScan && x_needs_wb && !xread_gap_q;
   assign clean_o     = xread_o && xread_ok_i;   // the buffer holds the data from now on
-  assign drop_o      = x_state_q == XDrop && scan_valid_i && x_line_in_page;
+  assign drop_o      = x_state_q == XDrop && scan_ok_i && scan_valid_i && x_line_in_page;
 
   assign mem_req_valid_o = x_state_q == XDirReq || x_state_q == XOldReq || x_state_q == XPageReq;
   assign mem_req_write_o = x_state_q == XDirReq;
@@ -186,7 +190,7 @@ module qpm_cache_maint #(
         end
       end
       XScan: begin
-        if (x_needs_wb && !xread_ok_i) begin
+        if (!scan_ok_i || (x_needs_wb && !xread_ok_i)) begin
           x_state_d = XScan;       // wait for the read slot and a buffer entry
         end else if (x_last_line) begin
           x_line_d  = '0;
@@ -245,7 +249,8 @@ module qpm_cache_maint #(
         end
       end
       XDrop: begin
-        if (x_last_line) x_state_d = XDirReq;
+        if (!scan_ok_i)  x_state_d = XDrop;   // the line's QPN comes from the tag RAM
+        else if (x_last_line) x_state_d = XDirReq;
         else             x_line_d  = x_line_q + LineW'(1);
       end
       XDirReq: if (mem_req_ready_i) x_state_d = XDirWait;

@@ -68,6 +68,8 @@ module qpm_cache_mem_side #(
   input  logic                     wbread_i,         // ... one read out now
   input  logic [MshrW-1:0]         wbread_idx_i,
   output logic [LineW-1:0]         scan_line_o,
+  output logic                     scan_want_o,
+  input  logic                     scan_ok_i,
   input  logic                     scan_valid_i,
   input  logic                     scan_dirty_i,
   input  logic [QpnW-1:0]          scan_qpn_i,
@@ -199,6 +201,8 @@ module qpm_cache_mem_side #(
     .wbread_i        (wbread_i),
     .wbread_idx_i    (wbread_idx_i),
     .scan_line_o     (scan_line_o),
+    .scan_want_o     (scan_want_o),
+    .scan_ok_i       (scan_ok_i),
     .scan_valid_i    (scan_valid_i),
     .scan_dirty_i    (scan_dirty_i),
     .scan_qpn_i      (scan_qpn_i),

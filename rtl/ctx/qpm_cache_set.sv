@@ -27,7 +27,6 @@ module qpm_cache_set #(
   output logic [Ways-1:0]      held_d_o,
   output logic [Ways-2:0]      plru_d_o,
   output logic [LruW-1:0]      lru_d_o,
-  output logic [Ways-1:0]      tag_we_o,       // the way's tag takes the fill's
   // updates, in order of precedence (lowest first); each *_sel_i: for this set
   input  logic                 look_sel_i,     // the lookup is in this set ...
   input  logic                 look_hit_i,     // ... and hit way look_way_i
@@ -65,7 +64,6 @@ module qpm_cache_set #(
   for (genvar w = 0; w < Ways; w++) begin : gen_way
     logic look_here, reserve_here, fill_here, maint_here;
     logic valid_d, dirty_d, pinned_d, held_d;
-    assign tag_we_o[w] = fill_here;
     assign look_here    = look_sel_i && look_hit_i && look_way_i == WayW'(w);
     assign reserve_here = reserve_sel_i && reserve_way_i == WayW'(w);
     assign fill_here    = fill_sel_i && fill_way_i == WayW'(w);

@@ -1,7 +1,9 @@
 // qpm_cache_tags: the QP cache's tag side (docs/qp-cache.md, docs/eviction.md). Wires
 // together the line state and the choice of a victim in one set:
 //
-//   qpm_cache_lines    tags, valid/dirty/pinned/held bits, PLRU and LRU order
+//   qpm_cache_lines    valid/dirty/pinned/held bits, PLRU and LRU order
+//   qpm_tag_views      the tags' victim copy in RAM, its readers, the lookup's match
+//                      (the lookup copy is the request port's, qpm_cache_port)
 //   qpm_victim_select  the policy's choice among the set's eligible ways
 //   qpm_evict_trap     EVICT_POLICY TRAP: the same choice asked of software first
 //   qpm_victim_guard   a miss the pipe's writes keep from its victim drains the pipe
@@ -29,8 +31,14 @@ module qpm_cache_tags #(
   input  logic                 rst_ni,
   input  logic [1:0]           policy_i,            // qpm_pkg::Evict* (docs/eviction.md)
   input  logic [15:0]          trap_timeout_i,
-  // lookup of one QPN (the pipe's P0)
+  // lookup of one QPN (the pipe's P0): a port request with its set's tags, a replay on
+  // its miss register's way, or a mark
   input  logic [QpnW-1:0]      look_qpn_i,
+  input  logic [Ways*TagW-1:0] look_port_tags_i,
+  input  logic                 look_replay_i,
+  input  logic [WayW-1:0]      look_replay_way_i,
+  input  logic                 look_mark_i,
+  input  logic                 look_check_i,        // the pipe decides with it (checks)
   output logic                 look_hit_o,
   output logic [LineW-1:0]     look_line_o,
   output logic                 look_pinned_o,
@@ -47,14 +55,21 @@ module qpm_cache_tags #(
   input  logic [WayW-1:0]      vict_take_way_i,
   output logic                 vict_take_ok_o,      // the way may still go now
   output logic                 vict_valid_o,        // the taken way's line: valid ...
-  output logic                 vict_dirty_o,        // ... dirty ...
-  output logic [TagW-1:0]      vict_tag_o,          // ... and its tag
+  output logic                 vict_dirty_o,        // ... dirty; the set's tags next cycle:
+  output logic [Ways*TagW-1:0] vict_tags_o,
+  output logic                 vict_owed_o,         // no victim step this cycle
   output logic                 drain_o,             // a miss starved by the pipe: drain it
-  // one line, for the maintenance scan
+  // one line, for the maintenance scan (scan_qpn_o once scan_ok_o)
+  input  logic                 scan_want_i,
   input  logic [LineW-1:0]     scan_line_i,
+  output logic                 scan_ok_o,
   output logic                 scan_valid_o,
   output logic                 scan_dirty_o,
   output logic [QpnW-1:0]      scan_qpn_o,
+  // the write-back buffer's mark: its lookup is ready
+  input  logic                 mark_valid_i,
+  input  logic [QpnW-1:0]      mark_qpn_i,
+  output logic                 mark_ok_o,
   // updates (qpm_cache_lines has their precedence)
   input  logic                 touch_i,
   input  logic                 dirty_i,
@@ -69,7 +84,7 @@ module qpm_cache_tags #(
   input  logic [LineW-1:0]     reserve_line_i,
   input  logic                 fill_i,
   input  logic [LineW-1:0]     fill_line_i,
-  input  logic [QpnW-1:0]      fill_qpn_i,
+  input  logic [TagW-1:0]      fill_tag_i,
   input  logic                 fill_hold_i,         // a take-back: the line is held
   input  logic                 clean_i,             // scan_line_i written back ...
   input  logic                 drop_i,              // ... or dropped by maintenance
@@ -88,8 +103,42 @@ module qpm_cache_tags #(
   logic [Ways-2:0]            set_plru;
   logic [Ways*(Ways-1)/2-1:0] set_lru;
   logic [WayW-1:0]            rand_way, sel_way;
-  logic [Ways*TagW-1:0]       set_tags;
   logic                       sel_found;
+  logic [Ways-1:0]            look_match;
+  logic [Lines-1:0]           line_valid;
+  logic                       step_read;
+
+  // Fills write both tag copies (the port's and the victim copy); a take reads the victim
+  // copy for its victim's QPN, and a choice the trap may ask about for the question.
+  assign step_read = vict_take_i || (vict_step_i && policy_i == qpm_pkg::EvictTrap);
+  qpm_tag_views #(
+    .Sets (Sets),
+    .Ways (Ways)
+  ) u_views (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .fill_i            (fill_i),
+    .fill_set_i        (fill_line_i[LineW-1 -: SetW]),
+    .fill_way_i        (fill_line_i[WayW-1:0]),
+    .fill_tag_i        (fill_tag_i),
+    .step_read_i       (step_read),
+    .step_set_i        (vict_set_i),
+    .step_word_o       (vict_tags_o),
+    .owed_o            (vict_owed_o),
+    .scan_want_i       (scan_want_i),
+    .scan_line_i       (scan_line_i),
+    .scan_ok_o         (scan_ok_o),
+    .scan_qpn_o        (scan_qpn_o),
+    .mark_valid_i      (mark_valid_i),
+    .mark_qpn_i        (mark_qpn_i),
+    .mark_ok_o         (mark_ok_o),
+    .look_tag_i        (look_qpn_i[QpnW-1:SetW]),
+    .look_replay_i     (look_replay_i),
+    .look_replay_way_i (look_replay_way_i),
+    .look_mark_i       (look_mark_i),
+    .look_port_tags_i  (look_port_tags_i),
+    .look_match_o      (look_match)
+  );
 
   qpm_cache_lines #(
     .Sets (Sets),
@@ -97,7 +146,8 @@ module qpm_cache_tags #(
   ) u_lines (
     .clk_i                (clk_i),
     .rst_ni               (rst_ni),
-    .look_qpn_i           (look_qpn_i),
+    .look_set_i           (look_qpn_i[SetW-1:0]),
+    .look_match_i         (look_match),
     .look_hit_o           (look_hit_o),
     .look_line_o          (look_line_o),
     .look_pinned_o        (look_pinned_o),
@@ -110,11 +160,10 @@ module qpm_cache_tags #(
     .vict_plru_o          (set_plru),
     .vict_lru_o           (set_lru),
     .rand_way_o           (rand_way),
-    .vict_tags_o          (set_tags),
     .scan_line_i          (scan_line_i),
     .scan_valid_o         (scan_valid_o),
     .scan_dirty_o         (scan_dirty_o),
-    .scan_qpn_o           (scan_qpn_o),
+    .valid_o              (line_valid),
     .touch_i              (touch_i),
     .dirty_i              (dirty_i),
     .pin_i                (pin_i),
@@ -126,7 +175,6 @@ module qpm_cache_tags #(
     .reserve_line_i       (reserve_line_i),
     .fill_i               (fill_i),
     .fill_line_i          (fill_line_i),
-    .fill_qpn_i           (fill_qpn_i),
     .fill_hold_i          (fill_hold_i),
     .clean_i              (clean_i),
     .drop_i               (drop_i),
@@ -176,7 +224,7 @@ module qpm_cache_tags #(
     .dirty_i     (set_dirty),
     .pinned_i    (set_pinned),
     .eligible_i  (set_eligible),
-    .tags_i      (set_tags),
+    .tags_i      (vict_tags_o),
     .sel_found_i (sel_found),
     .sel_way_i   (sel_way),
     .found_o     (vict_found_o),
@@ -210,6 +258,30 @@ module qpm_cache_tags #(
 
   assign vict_valid_o = set_valid[vict_take_way_i];
   assign vict_dirty_o = set_dirty[vict_take_way_i];
-  assign vict_tag_o   = set_tags[32'(vict_take_way_i)*TagW +: TagW];
+
+`ifndef SYNTHESIS
+  // The tags in flip-flops beside the RAM copies, for the checks only.
+  qpm_tag_shadow #(
+    .Sets (Sets),
+    .Ways (Ways)
+  ) u_shadow (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .fill_i       (fill_i),
+    .fill_line_i  (fill_line_i),
+    .fill_tag_i   (fill_tag_i),
+    .valid_i      (line_valid),
+    .look_check_i (look_check_i),
+    .look_qpn_i   (look_qpn_i),
+    .look_hit_i   (look_hit_o),
+    .look_line_i  (look_line_o),
+    .step_read_i  (step_read),
+    .step_set_i   (vict_set_i),
+    .step_word_i  (vict_tags_o),
+    .scan_ok_i    (scan_ok_o),
+    .scan_line_i  (scan_line_i),
+    .scan_qpn_i   (scan_qpn_o)
+  );
+`endif
 
 endmodule

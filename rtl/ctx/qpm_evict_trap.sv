@@ -18,7 +18,9 @@
 // even taken the last question (no agent, or a stuck one), a miss does not wait: it
 // takes the hardware's choice at once (counted as a timeout).
 // The question is a valid/ready output held stable until taken; the answer port has no
-// ready (an answer is taken, used or dropped, in the cycle it arrives).
+// ready (an answer is taken, used or dropped, in the cycle it arrives). It is raised the
+// cycle after the claim, when the set's tags come from the victim copy of the tags in RAM
+// (qpm_tag_views, read by the claiming step); the timeout counts from then.
 `include "qpm_assert.svh"
 
 module qpm_evict_trap #(
@@ -47,7 +49,7 @@ module qpm_evict_trap #(
   input  logic [Ways-1:0]      dirty_i,
   input  logic [Ways-1:0]      pinned_i,
   input  logic [Ways-1:0]      eligible_i,
-  input  logic [Ways*TagW-1:0] tags_i,
+  input  logic [Ways*TagW-1:0] tags_i,        // the set's tags, the cycle after the step
   input  logic                 sel_found_i,
   input  logic [WayW-1:0]      sel_way_i,
   // to the miss registers
@@ -66,7 +68,7 @@ module qpm_evict_trap #(
   output logic [4:0]           cnt_o
 );
 
-  logic               busy_q, answered_q, req_valid_q;
+  logic               busy_q, answered_q, req_valid_q, ask_q;
   logic [MshrW-1:0]   mshr_q;
   logic [ReqTagW-1:0] tag_q;
   logic [WayW-1:0]    ans_way_q;
@@ -98,7 +100,7 @@ module qpm_evict_trap #(
     end
   end
 
-  // The question as the set is now.
+  // The question as the set is now; its tags come next cycle (ask_q).
   logic [ReqW-1:0] req_d;
   always_comb begin
     req_d = '0;
@@ -106,7 +108,7 @@ module qpm_evict_trap #(
     req_d[ReqW-ReqTagW-1 -: SetW]     = set_i;
     for (int unsigned w = 0; w < Ways; w++) begin
       req_d[w*WayInfoW +: WayInfoW] = {eligible_i[w], pinned_i[w], dirty_i[w], valid_i[w],
-                                       tags_i[w*TagW +: TagW], set_i};
+                                       TagW'(0), set_i};
     end
   end
 
@@ -120,6 +122,7 @@ module qpm_evict_trap #(
       busy_q      <= 1'b0;
       answered_q  <= 1'b0;
       req_valid_q <= 1'b0;
+      ask_q       <= 1'b0;
       mshr_q      <= '0;
       tag_q       <= '0;
       ans_way_q   <= '0;
@@ -138,10 +141,17 @@ module qpm_evict_trap #(
         busy_q     <= 1'b0;
         answered_q <= 1'b0;
       end
+      ask_q <= claim;
+      if (ask_q) begin
+        req_valid_q <= 1'b1;
+        timer_q     <= '0;
+        for (int unsigned w = 0; w < Ways; w++) begin
+          req_q[w*WayInfoW + SetW +: TagW] <= tags_i[w*TagW +: TagW];
+        end
+      end
       if (claim) begin
         busy_q      <= 1'b1;
         answered_q  <= 1'b0;
-        req_valid_q <= 1'b1;
         mshr_q      <= step_mshr_i;
         tag_q       <= tag_q + 1'b1;
         timer_q     <= '0;

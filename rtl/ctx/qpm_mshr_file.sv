@@ -3,12 +3,13 @@
 //
 // A miss register follows one missing QPN from its first request until its parked
 // requests have replayed:
-//   Dir -> [DirReq -> DirWait] -> Victim -> VictTake -> [WbRead] -> FillReq -> FillWait
-//       -> Replay
+//   Dir -> [DirReq -> DirWait] -> Victim -> VictTake -> [WbTag -> WbRead] -> FillReq
+//       -> FillWait -> Replay
 // Dir looks the page up in the directory cache, else reads the entry; an unmapped page
 // replays at once (CtxUnmapped) and never takes a way, so a refusal evicts nothing (SPEC
 // §3.2, issue 27 item 6). Victim chooses and VictTake reserves a way; a dirty victim goes
-// on to WbRead, which reads it out of the data RAM into the write-back buffer and moves
+// on to WbTag (its QPN comes from the tag RAM, read by the take) and WbRead, which reads
+// it out of the data RAM into the write-back buffer and moves
 // on at once (the write-back does not delay the fill, SPEC §11); FillReq reads the QPC.
 // A walk never gives up (docs/events.md, "Memory faults"): a failed directory read is
 // sent again, and so is a failed QPC read, whose fill then lands marked fatal
@@ -69,6 +70,7 @@ module qpm_mshr_file #(
   input  logic [MshrW-1:0]        status_idx_i,
   output qpm_pkg::ctx_status_e    status_o,        // of register status_idx_i
   output logic                    status_fatal_o,  // ... whose QPC read failed first
+  output logic [WayW-1:0]         status_way_o,    // ... and whose way its QPN is on
   // victim choice for the scheduled register's set
   output logic [SetW-1:0]         vict_set_o,
   output logic [Ways-1:0]         vict_reserved_o, // its ways registers own: no victims
@@ -81,7 +83,8 @@ module qpm_mshr_file #(
   input  logic                    vict_take_ok_i,
   input  logic                    vict_valid_i,    // the taken way holds a QPC ...
   input  logic                    vict_dirty_i,    // ... that must be written back
-  input  logic [TagW-1:0]         vict_tag_i,
+  input  logic [Ways*TagW-1:0]    vict_tags_i,     // the set's tags, the cycle after a take
+  input  logic                    vict_owed_i,     // no victim step this cycle
   output logic                    reserve_o,
   output logic [LineW-1:0]        reserve_line_o,
   // a dirty victim read out through the pipe into the write-back buffer
@@ -153,7 +156,8 @@ module qpm_mshr_file #(
     MFillReq  = 4'd6,
     MFillWait = 4'd7,
     MReplay   = 4'd8,
-    MVictTake = 4'd9
+    MVictTake = 4'd9,
+    MWbTag    = 4'd10   // took a dirty victim: its QPN comes from the tag RAM now
   } mshr_e;
 
   function automatic logic [LineW-1:0] line_of(logic [SetW-1:0] set, logic [WayW-1:0] way);
@@ -179,7 +183,7 @@ module qpm_mshr_file #(
   logic                 rq_line_d;
 
   // ---- the compares: the pipe's QPN, free registers, the write-back hazard
-  logic [Mshrs-1:0]      m_busy, m_replay, m_victim_out, m_wb_hazard_q, m_ret;
+  logic [Mshrs-1:0]      m_busy, m_replay, m_victim_out, m_wb_tag, m_wb_hazard_q, m_ret;
   logic [Mshrs*QpnW-1:0] m_qpn_flat, m_vqpn_flat;
   logic [Mshrs*WayW-1:0] m_way_flat;
   logic [Mshrs-1:0]      m_owns;
@@ -187,12 +191,14 @@ module qpm_mshr_file #(
     assign m_busy[g]                   = m_state_q[g] != MFree;
     assign m_replay[g]                 = m_state_q[g] == MReplay;
     assign m_victim_out[g]             = m_state_q[g] == MWbRead;
+    assign m_wb_tag[g]                 = m_state_q[g] == MWbTag;
     assign m_qpn_flat[g*QpnW +: QpnW]  = m_qpn_q[g];
     assign m_vqpn_flat[g*QpnW +: QpnW] = m_vqpn_q[g];
     assign m_way_flat[g*WayW +: WayW]  = m_way_q[g];
     // A register owns its way from taking it until it is free again; one whose page is
     // unmapped replays without ever taking one.
-    assign m_owns[g] = m_state_q[g] == MWbRead || m_state_q[g] == MFillReq
+    assign m_owns[g] = m_state_q[g] == MWbRead || m_state_q[g] == MWbTag
+                    || m_state_q[g] == MFillReq
                     || m_state_q[g] == MFillWait
                     || (m_state_q[g] == MReplay && m_status_q[g] == qpm_pkg::CtxOk);
   end
@@ -243,6 +249,7 @@ module qpm_mshr_file #(
   assign park_seq_o = m_enq_q[park_idx_i];
   assign status_o   = m_status_q[status_idx_i];
   assign status_fatal_o = m_fatal_q[status_idx_i];
+  assign status_way_o   = m_way_q[status_idx_i];
   for (genvar g = 0; g < Mshrs; g++) begin : gen_view
     assign replaying_o[g]              = m_replay[g];
     assign deq_seq_o[g*SeqW +: SeqW]   = m_deq_q[g];
@@ -251,14 +258,17 @@ module qpm_mshr_file #(
   // ---- the scheduler: which register takes the shared step (qpm_mshr_sched)
   logic             sched_any, take_room, ret_own_valid;
   logic [MshrW-1:0] sched, ret_own;
-  logic [Mshrs-1:0] in_victim, in_take, in_wbread, in_dir, in_dirreq, in_fillreq;
+  logic [Mshrs-1:0] in_victim, in_take, in_wbread, in_dir, in_dirreq, in_fillreq, hold;
   for (genvar g = 0; g < Mshrs; g++) begin : gen_in
     assign in_victim[g]  = m_state_q[g] == MVictim || m_state_q[g] == MVictTake;
     assign in_take[g]    = m_state_q[g] == MVictTake;
-    assign in_wbread[g]  = m_state_q[g] == MWbRead;
+    assign in_wbread[g]  = m_state_q[g] == MWbRead || m_state_q[g] == MWbTag;
     assign in_dir[g]     = m_state_q[g] == MDir;
     assign in_dirreq[g]  = m_state_q[g] == MDirReq;
     assign in_fillreq[g] = m_state_q[g] == MFillReq;
+    // A register reading its victim's QPN waits a cycle; so do the victim steps while a
+    // mark or the maintenance scan is owed the tag RAM's read (qpm_tag_views).
+    assign hold[g]       = m_state_q[g] == MWbTag || (vict_owed_i && in_victim[g]);
   end
   qpm_mshr_sched #(
     .Mshrs   (Mshrs),
@@ -272,6 +282,7 @@ module qpm_mshr_file #(
     .in_dir_i      (in_dir),
     .in_dirreq_i   (in_dirreq),
     .in_fillreq_i  (in_fillreq),
+    .hold_i        (hold),
     .locked_i      (m_locked),
     .hazard_i      (m_wb_hazard_q),
     .ret_i         (m_ret),
@@ -303,7 +314,7 @@ module qpm_mshr_file #(
   assign wbread_line_o   = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
   assign wbread_qpn_o    = m_vqpn_q[sched];
   assign wbread_idx_o    = sched;
-  assign victim_out_o    = m_victim_out;
+  assign victim_out_o    = m_victim_out | m_wb_tag;
   assign ret_want_o      = ret_own_valid;
   assign ret_qpn_o       = m_qpn_q[ret_own];
   assign swap_o          = ret_take_o && s_state == MWbRead;
@@ -420,8 +431,7 @@ module qpm_mshr_file #(
           end else if (!take_room) begin
             m_state_d[sched] = MVictTake;  // a dirty victim waits for a promised entry
           end else if (vict_valid_i && vict_dirty_i) begin
-            m_vqpn_d[sched]  = {vict_tag_i, vict_set_o};
-            m_state_d[sched] = MWbRead;
+            m_state_d[sched] = MWbTag;
           end else begin
             m_state_d[sched] = MFillReq;
           end
@@ -477,6 +487,14 @@ module qpm_mshr_file #(
         end
         default: ;
       endcase
+    end
+
+    // the dirty victim's QPN, from the set's tags read by the take (one register at most)
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      if (m_wb_tag[m]) begin
+        m_vqpn_d[m]  = {vict_tags_i[32'(m_way_q[m])*TagW +: TagW], m_qpn_q[m][SetW-1:0]};
+        m_state_d[m] = MWbRead;
+      end
     end
 
     // registers whose waiters have all replayed

@@ -32,6 +32,7 @@ module qpm_mshr_sched #(
   input  logic [Mshrs-1:0] in_dir_i,
   input  logic [Mshrs-1:0] in_dirreq_i,
   input  logic [Mshrs-1:0] in_fillreq_i,
+  input  logic [Mshrs-1:0] hold_i,         // may not step this cycle
   input  logic [Mshrs-1:0] locked_i,       // its page is under MAP/UNMAP
   input  logic [Mshrs-1:0] hazard_i,       // its QPN is on its way to memory
   input  logic [Mshrs-1:0] ret_i,          // ... only in given-up entries
@@ -60,11 +61,11 @@ module qpm_mshr_sched #(
   for (genvar m = 0; m < Mshrs; m++) begin : gen_can
     logic ret_go;
     assign ret_go = ret_ok_i && own_valid_q && own_q == MshrW'(m);
-    assign can[m] = in_victim_i[m]
+    assign can[m] = !hold_i[m] && (in_victim_i[m]
                  || (in_wbread_i[m] && (ret_i[m] ? ret_go : wbread_ok_i))
                  || (in_dir_i[m] && !locked_i[m])
                  || (in_dirreq_i[m] && !rq_busy_i)
-                 || (in_fillreq_i[m] && (ret_i[m] ? ret_go : !rq_busy_i && !hazard_i[m]));
+                 || (in_fillreq_i[m] && (ret_i[m] ? ret_go : !rq_busy_i && !hazard_i[m])));
   end
   qpm_rr_arbiter #(.N(Mshrs)) u_rr (
     .clk_i     (clk_i),

@@ -112,7 +112,11 @@ module qpm_qpc_cache #(
   logic [Ways-1:0]  vict_reserved;
   logic [MshrW-1:0] vict_mshr;
   logic [WayW-1:0]  vict_way, vict_take_way;
-  logic [TagW-1:0]  vict_tag;
+  logic [Ways*TagW-1:0] vict_tags, port_tags;
+  logic             vict_owed, scan_want, scan_ok, mark_ok, look_check;
+  logic             port_valid, port_ready;
+  qpm_pkg::ctx_req_t port_req;
+  logic [WayW-1:0]  replay_way;
   logic             scan_valid, scan_dirty, reserve, drain;
   logic [QpnW-1:0]  scan_qpn;
   logic             touch, dirty, pin, pin_value, excl, dirty_p1, excl_p1;
@@ -150,7 +154,7 @@ module qpm_qpc_cache #(
   logic [WbDepth-1:0]      wb_pend;
   logic [WbDepth*QpnW-1:0] wb_pend_qpn;
   // write faults: the announced given-up entry, its mark, its take-back (section 20)
-  logic             mark_req, mark_take, wb_drop, ret_want, ret_staged, ret_take;
+  logic             mark_valid, mark_req, mark_take, wb_drop, ret_want, ret_staged, ret_take;
   logic             wb_swap, fill_wfault, ret_keep;
   logic [QpnW-1:0]  ann_qpn, wb_drop_qpn;
   logic [511:0]     ret_data;
@@ -173,6 +177,30 @@ module qpm_qpc_cache #(
 `endif
 
   // ---- The blocks
+  // The request port: a spill register whose entries carry their set's tags (qpm_cache_port)
+  qpm_cache_port #(
+    .Sets (Sets),
+    .Ways (Ways)
+  ) u_port (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .in_valid_i  (req_valid_i),
+    .in_ready_o  (req_ready_o),
+    .in_req_i    (req_i),
+    .out_valid_o (port_valid),
+    .out_ready_i (port_ready),
+    .out_req_o   (port_req),
+    .out_tags_o  (port_tags),
+    .fill_i      (fill),
+    .fill_set_i  (fill_line[LineW-1 -: SetW]),
+    .fill_way_i  (fill_line[WayW-1:0]),
+    .fill_tag_i  (fill_qpn[QpnW-1:SetW])
+  );
+
+  // The pipe decides with a lookup when it has a request, unless a failed replay answers.
+  assign look_check = stage_valid ? replay_status == qpm_pkg::CtxOk
+                                  : mark_valid || (port_valid && !drain);
+
   qpm_cache_tags #(
     .Sets  (Sets),
     .Ways  (Ways),
@@ -183,6 +211,11 @@ module qpm_qpc_cache #(
     .policy_i             (evict_policy_i),
     .trap_timeout_i       (trap_timeout_i),
     .look_qpn_i           (look_qpn),
+    .look_port_tags_i     (port_tags),
+    .look_replay_i        (stage_valid),
+    .look_replay_way_i    (replay_way),
+    .look_mark_i          (!stage_valid && mark_valid),
+    .look_check_i         (look_check),
     .look_hit_o           (look_hit),
     .look_line_o          (look_line),
     .look_pinned_o        (look_pinned),
@@ -198,12 +231,18 @@ module qpm_qpc_cache #(
     .vict_take_ok_o       (vict_take_ok),
     .vict_valid_o         (vict_valid),
     .vict_dirty_o         (vict_dirty),
-    .vict_tag_o           (vict_tag),
+    .vict_tags_o          (vict_tags),
+    .vict_owed_o          (vict_owed),
     .drain_o              (drain),
+    .scan_want_i          (scan_want),
+    .scan_ok_o            (scan_ok),
     .scan_line_i          (scan_line),
     .scan_valid_o         (scan_valid),
     .scan_dirty_o         (scan_dirty),
     .scan_qpn_o           (scan_qpn),
+    .mark_valid_i         (mark_req),
+    .mark_qpn_i           (ann_qpn),
+    .mark_ok_o            (mark_ok),
     .touch_i              (touch),
     .dirty_i              (dirty),
     .pin_i                (pin),
@@ -217,7 +256,7 @@ module qpm_qpc_cache #(
     .reserve_line_i       (reserve_line),
     .fill_i               (fill),
     .fill_line_i          (fill_line),
-    .fill_qpn_i           (fill_qpn),
+    .fill_tag_i           (fill_qpn[QpnW-1:SetW]),
     .fill_hold_i          (fill_wfault),
     .clean_i              (x_clean),
     .drop_i               (x_drop),
@@ -265,6 +304,7 @@ module qpm_qpc_cache #(
     .status_idx_i      (stage_mshr),
     .status_o          (replay_status),
     .status_fatal_o    (replay_fatal),
+    .status_way_o      (replay_way),
     .vict_set_o        (vict_set),
     .vict_reserved_o   (vict_reserved),
     .vict_step_o       (vict_step),
@@ -276,7 +316,8 @@ module qpm_qpc_cache #(
     .vict_take_ok_i    (vict_take_ok),
     .vict_valid_i      (vict_valid),
     .vict_dirty_i      (vict_dirty),
-    .vict_tag_i        (vict_tag),
+    .vict_tags_i       (vict_tags),
+    .vict_owed_i       (vict_owed),
     .reserve_o         (reserve),
     .reserve_line_o    (reserve_line),
     .wbread_ok_i       (wbread_ok),
@@ -347,9 +388,14 @@ module qpm_qpc_cache #(
     .take_i        (take)
   );
 
+  // A mark goes to the pipe once its tags are at hand (qpm_tag_views), and not for a page
+  // under MAP/UNMAP: its lines must not turn dirty behind the scan.
+  assign mark_valid = mark_req && mark_ok
+                   && !(x_lock && DirIdxW'(ann_qpn >> PageBits) == x_lock_idx);
+
   // The request in the pipe is what gets parked.
   qpm_pkg::ctx_req_t req_pipe;
-  assign req_pipe = stage_valid ? stage_req : req_i;
+  assign req_pipe = stage_valid ? stage_req : port_req;
 
   qpm_cache_mem_side #(
     .Lines    (Lines),
@@ -403,6 +449,8 @@ module qpm_qpc_cache #(
     .wbread_i           (wbread),
     .wbread_idx_i       (wbread_idx),
     .scan_line_o        (scan_line),
+    .scan_want_o        (scan_want),
+    .scan_ok_i          (scan_ok),
     .scan_valid_i       (scan_valid),
     .scan_dirty_i       (scan_dirty),
     .scan_qpn_i         (scan_qpn),
@@ -445,10 +493,10 @@ module qpm_qpc_cache #(
     .clk_i                (clk_i),
     .rst_ni               (rst_ni),
     .qpn_limit_i          (qpn_limit_i),
-    .req_valid_i          (req_valid_i),
+    .req_valid_i          (port_valid),
     .drain_i              (drain),
-    .req_ready_o          (req_ready_o),
-    .req_i                (req_i),
+    .req_ready_o          (port_ready),
+    .req_i                (port_req),
     .rsp_valid_o          (rsp_valid_o),
     .rsp_o                (rsp_o),
     .look_qpn_o           (look_qpn),
@@ -493,7 +541,7 @@ module qpm_qpc_cache #(
     .fill_wkeep_i         (ret_keep && !wb_swap),
     .mem_fatal_write_o    (mem_fatal_write_o),
     // no mark of a page under MAP/UNMAP: its lines must not turn dirty behind the scan
-    .mark_valid_i         (mark_req && !(x_lock && DirIdxW'(ann_qpn >> PageBits) == x_lock_idx)),
+    .mark_valid_i         (mark_valid),
     .lock_valid_i         (lock_valid_i),
     .lock_qpn_i           (lock_qpn_i),
     .mark_qpn_i           (ann_qpn),

@@ -105,6 +105,7 @@ module qpm_wb_buffer #(
   localparam int unsigned WordW = 58 + 512;
 
   logic [Depth-1:0] valid_q, loaded_q, sent_q, sync_q, blk_q, later_q, gu_q, live_q, waiting;
+  logic [Depth-1:0] freed, failed, give_up, dropped;   // memory's answers, and leaving
   logic [QpnW-1:0]  qpn_q     [Depth];
   logic [IdxW-1:0]  blk_idx_q [Depth];   // the earlier entry of the same QPN
   logic [7:0]       tries_q   [Depth];
@@ -126,7 +127,7 @@ module qpm_wb_buffer #(
     assign sendable[g] = valid_q[g] && loaded_q[g] && !sent_q[g] && !blk_q[g] && !gu_q[g]
                       && !waiting[g];
     assign same[g]     = valid_q[g] && qpn_q[g] == alloc_qpn_i;
-    assign ret_match[g] = valid_q[g] && gu_q[g] && qpn_q[g] == ret_qpn_i;
+    assign ret_match[g] = valid_q[g] && gu_q[g] && !later_q[g] && qpn_q[g] == ret_qpn_i;
   end
   qpm_first_one #(.N(Depth)) u_free (.bits_i(~valid_q), .any_o(free_any), .idx_o(free_idx));
   qpm_first_one #(.N(Depth)) u_send (.bits_i(sendable), .any_o(send_any), .idx_o(send_idx));
@@ -140,7 +141,7 @@ module qpm_wb_buffer #(
   // newer context of its QPN supersedes it.
   logic             room_want_q;
   logic [Depth-1:0] ann_cand;
-  assign ann_cand = valid_q & gu_q & (live_q | {Depth{!free_any && room_want_q}});
+  assign ann_cand = valid_q & gu_q & ~later_q & (live_q | {Depth{!free_any && room_want_q}});
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni)          room_want_q <= 1'b0;
     else if (free_any)    room_want_q <= 1'b0;
@@ -161,7 +162,7 @@ module qpm_wb_buffer #(
   // way), nor the announced or the staged one (their mark or fill is).
   logic [Depth-1:0] rearm;
   for (genvar g = 0; g < Depth; g++) begin : gen_rearm
-    assign rearm[g] = sync_start_i && valid_q[g] && gu_q[g] && !watched_i[g]
+    assign rearm[g] = sync_start_i && valid_q[g] && gu_q[g] && !later_q[g] && !watched_i[g]
                    && !(ann_q && ann_idx_q == IdxW'(g)) && !(staged_q && staged_idx_q == IdxW'(g));
   end
   // A newer context of a given-up entry's QPN: the entry is freed, the new one goes on.
@@ -227,7 +228,6 @@ module qpm_wb_buffer #(
   end
 
   // Responses: OKAY frees the entry; an error either backs off or gives up.
-  logic [Depth-1:0] freed, failed, give_up, dropped;
   logic             drop_hit;
   assign drop_hit = drop_i && ann_q && qpn_q[ann_idx_q] == drop_qpn_i;
   for (genvar g = 0; g < Depth; g++) begin : gen_rsp
@@ -240,7 +240,10 @@ module qpm_wb_buffer #(
     assign dropped[g] = (alloc_i && same_gu && same_idx == IdxW'(g))
                      || (ret_take_i && !alloc_swap_i && !ret_keep_o && staged_idx_q == IdxW'(g))
                      || (drop_hit && ann_idx_q == IdxW'(g))
-                     || (give_up[g] && later_q[g]);
+                     || (give_up[g] && later_q[g])
+                     // given up in the cycle a newer context of its QPN came in (that
+                     // one waits behind it, for an answer that will not come): freed now
+                     || (valid_q[g] && gu_q[g] && later_q[g]);
   end
   assign cnt_given_up_o = give_up != '0;
 

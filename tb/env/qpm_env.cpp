@@ -40,6 +40,8 @@ namespace {
 constexpr uint64_t kPageBytes = 4096;
 // The datapath agents' generator: a fixed function of the run seed, apart from rng_.
 constexpr uint64_t kDpSeedSalt = 0x9d2c5680a5b6c3e1ull;
+// The dead pages' choice: a fixed function of the run seed too.
+constexpr uint64_t kDeadPageSeedSalt = 0x5eadfa9e0c1d2b37ull;
 // From a retried QPC read's last beat to its fill in P1 (the AXI master, P0): a few
 // cycles; far more means the fill never made the QP fatal.
 constexpr uint64_t kFatalFillCycles = 64;
@@ -49,6 +51,7 @@ QpmEnv::QpmEnv(const EnvOptions &opt)
     : opt_(opt),
       rng_(opt.seed),
       dp_rng_(opt.seed ^ kDpSeedSalt),
+      dead_rng_(opt.seed ^ kDeadPageSeedSalt),
       tb_(opt.config, opt.seed, opt.trace_path, opt.trace_from),
       model_([&] {
         Config c = tb_.config().params;
@@ -363,7 +366,7 @@ void QpmEnv::choose_dead_pages() {
   }
   std::set<uint64_t> chosen;
   for (size_t k = 0; k < missing; ++k) {  // a partial Fisher-Yates shuffle
-    const size_t j = std::uniform_int_distribution<size_t>(k, candidates.size() - 1)(rng_);
+    const size_t j = std::uniform_int_distribution<size_t>(k, candidates.size() - 1)(dead_rng_);
     std::swap(candidates[k], candidates[j]);
     dead_pages_.push_back(candidates[k]);
     chosen.insert(candidates[k] / kPageBytes);

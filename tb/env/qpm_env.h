@@ -88,8 +88,10 @@ struct EnvOptions {
   // WB_RETRY_BUDGET to program (0..255; 0: retry forever), none: the reset value 16.
   std::optional<uint32_t> wb_retry_budget;
   // Dead pages (issue 27 item 3, write faults): this many distinct QP-table pages
-  // (host pages holding QPCs), drawn from rng_ once they are mapped (map_pages), refuse
-  // every write for the rest of the run (AxiMemoryOptions::dead_pages).
+  // (host pages holding QPCs), drawn once they are mapped (map_pages) from a generator of
+  // their own, a fixed function of the seed (so a change of the RTL's timing, which moves
+  // rng_, does not move them), refuse every write for the rest of the run
+  // (AxiMemoryOptions::dead_pages).
   uint32_t mem_dead_pages = 0;
   AxiMemoryOptions mem;
 };
@@ -309,6 +311,7 @@ class QpmEnv {
   EnvOptions opt_;
   std::mt19937_64 rng_;
   std::mt19937_64 dp_rng_;
+  std::mt19937_64 dead_rng_;  // the dead pages' choice
   Testbench tb_;
   GoldenModel model_;
   AxiMemory memory_;

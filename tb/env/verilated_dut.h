@@ -156,6 +156,8 @@ class VerilatedDut : public Dut {
     top_->s_axil_rready_i = in.rready;
   }
 
+  // The line is found through the tags' simulation shadow (qpm_tag_shadow): the tags
+  // themselves are in RAM, one instance per way, and the shadow is checked against them.
   bool backdoor_write_cached_qpc(uint32_t qpn, const BitVec &qpc) override {
     auto *root = top_->rootp;
     const uint32_t set = qpn % sets_;
@@ -163,7 +165,7 @@ class VerilatedDut : public Dut {
     for (uint32_t way = 0; way < ways_; ++way) {
       const uint32_t line = set * ways_ + way;
       if (!bit(root->qpm_top__DOT__u_qpc_cache__DOT__u_tags__DOT__u_lines__DOT__valid_q, line) ||
-          root->qpm_top__DOT__u_qpc_cache__DOT__u_tags__DOT__u_lines__DOT__tag_q[line] != tag) {
+          root->qpm_top__DOT__u_qpc_cache__DOT__u_tags__DOT__u_shadow__DOT__tag_q[line] != tag) {
         continue;
       }
       copy_in(qpc, root->qpm_top__DOT__u_qpc_cache__DOT__u_pipe__DOT__u_data_ram__DOT__mem_q[line]);
