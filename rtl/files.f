@@ -50,6 +50,8 @@ rtl/ctx/qpm_rmw_exec.sv
 rtl/ctx/qpm_qpc_fatal.sv
 rtl/ctx/qpm_pipe_decide.sv
 rtl/ctx/qpm_qpc_pipe.sv
+rtl/ctx/qpm_cache_miss_side.sv
+rtl/ctx/qpm_cache_data_side.sv
 rtl/ctx/qpm_qpc_cache.sv
 rtl/bus/qpm_axi_master.sv
 rtl/bus/qpm_csr.sv

@@ -164,12 +164,12 @@ class VerilatedDut : public Dut {
     const uint32_t tag = qpn / sets_;
     for (uint32_t way = 0; way < ways_; ++way) {
       const uint32_t line = set * ways_ + way;
-      if (!bit(root->qpm_top__DOT__u_qpc_cache__DOT__u_tags__DOT__u_lines__DOT__valid_q, line) ||
-          root->qpm_top__DOT__u_qpc_cache__DOT__u_tags__DOT__u_shadow__DOT__tag_q[line] != tag) {
+      if (!bit(root->qpm_top__DOT__u_qpc_cache__DOT__u_miss__DOT__u_tags__DOT__u_lines__DOT__valid_q, line) ||
+          root->qpm_top__DOT__u_qpc_cache__DOT__u_miss__DOT__u_tags__DOT__u_shadow__DOT__tag_q[line] != tag) {
         continue;
       }
-      copy_in(qpc, root->qpm_top__DOT__u_qpc_cache__DOT__u_pipe__DOT__u_data_ram__DOT__mem_q[line]);
-      set_bit(root->qpm_top__DOT__u_qpc_cache__DOT__u_tags__DOT__u_lines__DOT__dirty_q, line);
+      copy_in(qpc, root->qpm_top__DOT__u_qpc_cache__DOT__u_data__DOT__u_pipe__DOT__u_data_ram__DOT__mem_q[line]);
+      set_bit(root->qpm_top__DOT__u_qpc_cache__DOT__u_miss__DOT__u_tags__DOT__u_lines__DOT__dirty_q, line);
       return true;
     }
     return false;
