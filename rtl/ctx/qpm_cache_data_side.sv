@@ -19,6 +19,9 @@ module qpm_cache_data_side #(
   localparam int unsigned WbW       = (WbDepth > 1) ? $clog2(WbDepth) : 1,
   localparam int unsigned DirIdxW   = (DirEntries > 1) ? $clog2(DirEntries) : 1
 ) (
+  // Every other port is a wire of qpm_qpc_cache (the same name there, without the _i or
+  // _o), or one of its own ports: inputs, then outputs, each in alphabetical order.
+  // docs/qp-cache.md's block diagram says what runs between the blocks.
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                    drain_i,

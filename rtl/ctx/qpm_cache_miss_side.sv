@@ -26,6 +26,9 @@ module qpm_cache_miss_side #(
   localparam int unsigned WayWidth  = WayW,
   localparam int unsigned TrapReqW  = 4 + SetW + Ways * (QpnW + 4)
 ) (
+  // Every other port is a wire of qpm_qpc_cache (the same name there, without the _i or
+  // _o), or one of its own ports: inputs, then outputs, each in alphabetical order.
+  // docs/qp-cache.md's block diagram says what runs between the blocks.
   input  logic                  clk_i,
   input  logic                  rst_ni,
   input  logic                    alloc_i,
