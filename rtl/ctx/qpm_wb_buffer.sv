@@ -115,6 +115,7 @@ module qpm_wb_buffer #(
   logic [3:0]       tick_q;
   logic             ann_q, marked_q, staged_q;
   logic [IdxW-1:0]  ann_idx_q, staged_idx_q;
+  logic [QpnW-1:0]  ann_qpn_q;   // qpn_q[ann_idx_q], which stays while it is announced
 
   // ---- free, sendable and given-up entries, lowest index first, and the entry of the
   // QPN being allocated (at most one: see SameQpnOnce_A): trees, not a loop over Depth
@@ -229,7 +230,7 @@ module qpm_wb_buffer #(
 
   // Responses: OKAY frees the entry; an error either backs off or gives up.
   logic             drop_hit;
-  assign drop_hit = drop_i && ann_q && qpn_q[ann_idx_q] == drop_qpn_i;
+  assign drop_hit = drop_i && ann_q && ann_qpn_q == drop_qpn_i;
   for (genvar g = 0; g < Depth; g++) begin : gen_rsp
     logic [7:0] tries_next;
     assign tries_next = tries_q[g] + 8'(tries_q[g] != 8'hff);
@@ -316,6 +317,7 @@ module qpm_wb_buffer #(
       tick_q      <= '0;
       ann_q       <= 1'b0;
       ann_idx_q   <= '0;
+      ann_qpn_q   <= '0;
       marked_q    <= 1'b0;
       staged_q    <= 1'b0;
       staged_idx_q <= '0;
@@ -335,9 +337,11 @@ module qpm_wb_buffer #(
       if (ann_q && (dropped[ann_idx_q] || (alloc_swap_i && staged_idx_q == ann_idx_q))) begin
         ann_q    <= 1'b0;
         marked_q <= 1'b0;
-      end else if (!ann_q && gu_any && !sync_start_i) begin   // not one a SYNC re-arms
+      end else if (!ann_q && gu_any && !sync_start_i   // not one a SYNC re-arms,
+                   && !(alloc_swap_i && staged_idx_q == gu_idx)) begin   // nor one swapped now
         ann_q     <= 1'b1;
         ann_idx_q <= gu_idx;
+        ann_qpn_q <= qpn_q[gu_idx];
       end else if (mark_take_i) begin
         marked_q <= 1'b1;
       end
@@ -367,7 +371,14 @@ module qpm_wb_buffer #(
     end
   end
 
-  assign ann_qpn_o   = qpn_q[ann_idx_q];
+  // Registered: an announced entry's QPN does not change (a swap into it ends the
+  // announcement), and the pipe's mark and lookup start from it.
+  assign ann_qpn_o   = ann_qpn_q;
+`ifndef SYNTHESIS
+  logic [QpnW-1:0] ann_qpn_now;   // for the check only
+  assign ann_qpn_now = qpn_q[ann_idx_q];
+  `QPM_ASSERT_IMPL(AnnQpnKept_A, ann_q, ann_qpn_q == ann_qpn_now)
+`endif
   assign mark_req_o  = ann_q && !marked_q;
 
   `QPM_ASSERT_IMPL(AllocHasRoom_A, alloc_i && !alloc_swap_i, free_any)
