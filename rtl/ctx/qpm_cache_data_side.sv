@@ -10,7 +10,7 @@ module qpm_cache_data_side #(
   parameter int unsigned DirEntries = 1 << 18,
   parameter int unsigned WbDepth    = 2,
   parameter int unsigned MemIdW     = 4,
-  parameter int unsigned ReqW       = 1,          // $bits(qpm_pkg::ctx_req_t)
+  parameter int unsigned ReqW       = 1,          // the width of a qpm_pkg::ctx_req_t (qpm_qpc_cache passes it)
   localparam int unsigned QpnW      = qpm_pkg::QpnW,
   localparam int unsigned WayW      = (Ways > 1) ? $clog2(Ways) : 1,
   localparam int unsigned Lines     = Sets * Ways,

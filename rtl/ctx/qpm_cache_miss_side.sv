@@ -12,7 +12,7 @@ module qpm_cache_miss_side #(
   parameter int unsigned ParkDepth  = 2 * Mshrs,
   parameter int unsigned WbDepth    = 2,
   parameter int unsigned MemIdW     = 4,
-  parameter int unsigned ReqW       = 1,          // $bits(qpm_pkg::ctx_req_t)
+  parameter int unsigned ReqW       = 1,          // the width of a qpm_pkg::ctx_req_t (qpm_qpc_cache passes it)
   localparam int unsigned QpnW      = qpm_pkg::QpnW,
   localparam int unsigned SetW      = (Sets > 1) ? $clog2(Sets) : 1,
   localparam int unsigned WayW      = (Ways > 1) ? $clog2(Ways) : 1,
