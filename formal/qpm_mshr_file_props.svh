@@ -9,7 +9,7 @@
     for (int unsigned m = 0; m < Mshrs; m++) begin
       if (m_owns[m]) begin
         f_owned_o[line_of(m_qpn_q[m][SetW-1:0], m_way_q[m])] = 1'b1;
-        if (m_state_q[m] != MReplay || m_status_q[m] != qpm_pkg::CtxOk)
+        if (m_state_q[m] != qpm_pipe_pkg::MReplay || m_status_q[m] != qpm_pkg::CtxOk)
           f_unfilled_o[line_of(m_qpn_q[m][SetW-1:0], m_way_q[m])] = 1'b1;
       end
     end
@@ -23,7 +23,7 @@
     two_on_one_qpn = 1'b0;
     for (int unsigned a = 0; a < Mshrs; a++) begin
       for (int unsigned b = a + 1; b < Mshrs; b++) begin
-        if (m_state_q[a] != MFree && m_state_q[b] != MFree && m_qpn_q[a] == m_qpn_q[b])
+        if (m_state_q[a] != qpm_pipe_pkg::MFree && m_state_q[b] != qpm_pipe_pkg::MFree && m_qpn_q[a] == m_qpn_q[b])
           two_on_one_qpn = 1'b1;
       end
     end
@@ -31,10 +31,10 @@
   always_comb begin
     f_alloc_busy_qpn = 1'b0;
     for (int unsigned m = 0; m < Mshrs; m++) begin
-      if (m_state_q[m] != MFree && m_qpn_q[m] == alloc_qpn_i) f_alloc_busy_qpn = 1'b1;
+      if (m_state_q[m] != qpm_pipe_pkg::MFree && m_qpn_q[m] == alloc_qpn_i) f_alloc_busy_qpn = 1'b1;
     end
     if (rst_ni && park_i && alloc_i)
-      FAllocFresh_A: assert (m_state_q[park_idx_i] == MFree && !f_alloc_busy_qpn);
+      FAllocFresh_A: assert (m_state_q[park_idx_i] == qpm_pipe_pkg::MFree && !f_alloc_busy_qpn);
     if (rst_ni) FOneRegisterPerQpn_A: assert (!two_on_one_qpn);
   end
 `endif

@@ -40,6 +40,7 @@ rtl/ctx/qpm_victim_guard.sv
 rtl/ctx/qpm_cache_tags.sv
 rtl/ctx/qpm_mshr_match.sv
 rtl/ctx/qpm_mshr_sched.sv
+rtl/ctx/qpm_mshr_reg.sv
 rtl/ctx/qpm_mshr_file.sv
 rtl/ctx/qpm_park_pool.sv
 rtl/ctx/qpm_wb_buffer.sv

@@ -18,6 +18,11 @@
 // one request register that holds its request until the memory port takes it (never
 // withdrawn, never swapped).
 //
+// Each register is a qpm_mshr_reg (its state and next state); this file generates Mshrs
+// of them and holds what they share: the compares (qpm_mshr_match), the scheduler
+// (qpm_mshr_sched), the scheduled register's step, the directory cache and the read
+// request register.
+//
 // Hazard (qpm_mshr_match): FillReq waits while the QPN is still on its way to memory as
 // a victim.
 `include "qpm_assert.svh"
@@ -74,11 +79,11 @@ module qpm_mshr_file #(
   // victim choice for the scheduled register's set
   output logic [SetW-1:0]         vict_set_o,
   output logic [Ways-1:0]         vict_reserved_o, // its ways registers own: no victims
-  output logic                    vict_step_o,     // scheduled in MVictim: vict_mshr_o
+  output logic                    vict_step_o,     // scheduled in Victim: vict_mshr_o
   output logic [MshrW-1:0]        vict_mshr_o,     // chooses a way ...
   input  logic                    vict_found_i,
   input  logic [WayW-1:0]         vict_way_i,
-  output logic                    vict_take_o,     // ... and, scheduled in MVictTake,
+  output logic                    vict_take_o,     // ... and, scheduled in VictTake,
   output logic [WayW-1:0]         vict_take_way_o, // takes it if it may still go now
   input  logic                    vict_take_ok_i,
   input  logic                    vict_valid_i,    // the taken way holds a QPC ...
@@ -146,62 +151,83 @@ module qpm_mshr_file #(
 `endif
 );
 
-  typedef enum logic [3:0] {
-    MFree     = 4'd0,
-    MVictim   = 4'd1,
-    MWbRead   = 4'd2,
-    MDir      = 4'd3,
-    MDirReq   = 4'd4,
-    MDirWait  = 4'd5,
-    MFillReq  = 4'd6,
-    MFillWait = 4'd7,
-    MReplay   = 4'd8,
-    MVictTake = 4'd9,
-    MWbTag    = 4'd10   // took a dirty victim: its QPN comes from the tag RAM now
-  } mshr_e;
-
   function automatic logic [LineW-1:0] line_of(logic [SetW-1:0] set, logic [WayW-1:0] way);
     line_of = LineW'({set, way});
   endfunction
 
-  mshr_e                m_state_q  [Mshrs];
-  logic [QpnW-1:0]      m_qpn_q    [Mshrs];
-  logic [WayW-1:0]      m_way_q    [Mshrs];
-  logic [QpnW-1:0]      m_vqpn_q   [Mshrs];   // the dirty victim to read out
-  // address bits 63:3: of the directory entry from allocation on (the add is done
-  // there, off the scheduler's path), of the QPC once walked
-  logic [60:0]          m_addr_q   [Mshrs];
-  qpm_pkg::ctx_status_e m_status_q [Mshrs];
-  logic [SeqW-1:0]      m_enq_q    [Mshrs];
-  logic [SeqW-1:0]      m_deq_q    [Mshrs];
-  logic [Mshrs-1:0]     m_waited_q;             // counted once in MISS_WAITS
-  logic [Mshrs-1:0]     m_fatal_q;              // a read of the QPC failed: retried
-  // the memory read request register
-  logic                 rq_valid_q, rq_load;
-  logic [MemIdW-1:0]    rq_id_d;
-  logic [63:0]          rq_addr_d;
-  logic                 rq_line_d;
+  // ---- the registers (qpm_mshr_reg), each told which events are its own
+  qpm_pipe_pkg::mshr_state_e m_state_q  [Mshrs];
+  logic [QpnW-1:0]           m_qpn_q    [Mshrs];
+  logic [WayW-1:0]           m_way_q    [Mshrs];
+  logic [QpnW-1:0]           m_vqpn_q   [Mshrs];   // the dirty victim to read out
+  logic [60:0]               m_addr_q   [Mshrs];   // directory entry, then QPC, 63:3
+  qpm_pkg::ctx_status_e      m_status_q [Mshrs];
+  logic [SeqW-1:0]           m_enq_q    [Mshrs];
+  logic [SeqW-1:0]           m_deq_q    [Mshrs];
+  logic [Mshrs-1:0]          m_waited_q, m_fatal_q;
+  logic [Mshrs-1:0]          m_busy, m_replay, m_victim_out, m_wb_tag, m_owns;
+  logic [Mshrs*QpnW-1:0]     m_qpn_flat, m_vqpn_flat;
+  logic [Mshrs*WayW-1:0]     m_way_flat;
 
-  // ---- the compares: the pipe's QPN, free registers, the write-back hazard
-  logic [Mshrs-1:0]      m_busy, m_replay, m_victim_out, m_wb_tag, m_wb_hazard_q, m_ret;
-  logic [Mshrs*QpnW-1:0] m_qpn_flat, m_vqpn_flat;
-  logic [Mshrs*WayW-1:0] m_way_flat;
-  logic [Mshrs-1:0]      m_owns;
-  for (genvar g = 0; g < Mshrs; g++) begin : gen_flat
-    assign m_busy[g]                   = m_state_q[g] != MFree;
-    assign m_replay[g]                 = m_state_q[g] == MReplay;
-    assign m_victim_out[g]             = m_state_q[g] == MWbRead;
-    assign m_wb_tag[g]                 = m_state_q[g] == MWbTag;
+  logic             sched_any, take_room, ret_own_valid, walk_hit;
+  logic [MshrW-1:0] sched, ret_own;
+  logic [63:12]     walk_page;
+  // The directory entry's address (bits 63:3) is added at allocation, off the
+  // scheduler's path.
+  logic [60:0]      alloc_addr;
+  assign alloc_addr = 61'((qpt_base_i >> 3) + 64'(alloc_qpn_i[QpnW-1:PageBits]));
+
+  for (genvar g = 0; g < Mshrs; g++) begin : gen_mshr
+    qpm_mshr_reg #(
+      .Ways     (Ways),
+      .SeqW     (SeqW),
+      .PageBits (PageBits),
+      .SetW     (SetW)
+    ) u_reg (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .alloc_i      (alloc_i && park_idx_i == MshrW'(g)),
+      .alloc_qpn_i  (alloc_qpn_i),
+      .alloc_addr_i (alloc_addr),
+      .park_i       (park_i && park_idx_i == MshrW'(g)),
+      .deq_i        (deq_i && deq_idx_i == MshrW'(g)),
+      .step_i       (sched_any && sched == MshrW'(g)),
+      .vict_found_i (vict_found_i),
+      .vict_way_i   (vict_way_i),
+      .take_ok_i    (vict_take_ok_i),
+      .take_room_i  (take_room),
+      .vict_valid_i (vict_valid_i),
+      .vict_dirty_i (vict_dirty_i),
+      .walk_hit_i   (walk_hit),
+      .walk_page_i  (walk_page),
+      .ret_take_i   (ret_take_o),
+      .rsp_i        (mem_rsp_valid_i && mem_rsp_idx_i == MshrW'(g)),
+      .rsp_error_i  (mem_rsp_error_i),
+      .rsp_word_i   (mem_rsp_word_i),
+      .vict_tags_i  (vict_tags_i),
+      .state_o      (m_state_q[g]),
+      .qpn_o        (m_qpn_q[g]),
+      .way_o        (m_way_q[g]),
+      .vqpn_o       (m_vqpn_q[g]),
+      .addr_o       (m_addr_q[g]),
+      .status_o     (m_status_q[g]),
+      .enq_o        (m_enq_q[g]),
+      .deq_o        (m_deq_q[g]),
+      .waited_o     (m_waited_q[g]),
+      .fatal_o      (m_fatal_q[g]),
+      .busy_o       (m_busy[g]),
+      .owns_o       (m_owns[g]),
+      .victim_out_o (m_victim_out[g])
+    );
+    assign m_replay[g]                 = m_state_q[g] == qpm_pipe_pkg::MReplay;
+    assign m_wb_tag[g]                 = m_state_q[g] == qpm_pipe_pkg::MWbTag;
     assign m_qpn_flat[g*QpnW +: QpnW]  = m_qpn_q[g];
     assign m_vqpn_flat[g*QpnW +: QpnW] = m_vqpn_q[g];
     assign m_way_flat[g*WayW +: WayW]  = m_way_q[g];
-    // A register owns its way from taking it until it is free again; one whose page is
-    // unmapped replays without ever taking one.
-    assign m_owns[g] = m_state_q[g] == MWbRead || m_state_q[g] == MWbTag
-                    || m_state_q[g] == MFillReq
-                    || m_state_q[g] == MFillWait
-                    || (m_state_q[g] == MReplay && m_status_q[g] == qpm_pkg::CtxOk);
   end
+
+  // ---- the compares: the pipe's QPN, free registers, the write-back hazard
+  logic [Mshrs-1:0] m_wb_hazard_q, m_ret;
   logic [Mshrs-1:0] m_locked;
   qpm_mshr_match #(
     .Mshrs    (Mshrs),
@@ -256,19 +282,17 @@ module qpm_mshr_file #(
   end
 
   // ---- the scheduler: which register takes the shared step (qpm_mshr_sched)
-  logic             sched_any, take_room, ret_own_valid;
-  logic [MshrW-1:0] sched, ret_own;
   logic [Mshrs-1:0] in_victim, in_take, in_wbread, in_dir, in_dirreq, in_fillreq, hold;
   for (genvar g = 0; g < Mshrs; g++) begin : gen_in
-    assign in_victim[g]  = m_state_q[g] == MVictim || m_state_q[g] == MVictTake;
-    assign in_take[g]    = m_state_q[g] == MVictTake;
-    assign in_wbread[g]  = m_state_q[g] == MWbRead || m_state_q[g] == MWbTag;
-    assign in_dir[g]     = m_state_q[g] == MDir;
-    assign in_dirreq[g]  = m_state_q[g] == MDirReq;
-    assign in_fillreq[g] = m_state_q[g] == MFillReq;
+    assign in_victim[g]  = m_state_q[g] == qpm_pipe_pkg::MVictim || m_state_q[g] == qpm_pipe_pkg::MVictTake;
+    assign in_take[g]    = m_state_q[g] == qpm_pipe_pkg::MVictTake;
+    assign in_wbread[g]  = m_state_q[g] == qpm_pipe_pkg::MWbRead || m_state_q[g] == qpm_pipe_pkg::MWbTag;
+    assign in_dir[g]     = m_state_q[g] == qpm_pipe_pkg::MDir;
+    assign in_dirreq[g]  = m_state_q[g] == qpm_pipe_pkg::MDirReq;
+    assign in_fillreq[g] = m_state_q[g] == qpm_pipe_pkg::MFillReq;
     // A register reading its victim's QPN waits a cycle; so do the victim steps while a
     // mark or the maintenance scan is owed the tag RAM's read (qpm_tag_views).
-    assign hold[g]       = m_state_q[g] == MWbTag || (vict_owed_i && in_victim[g]);
+    assign hold[g]       = m_state_q[g] == qpm_pipe_pkg::MWbTag || (vict_owed_i && in_victim[g]);
   end
   qpm_mshr_sched #(
     .Mshrs   (Mshrs),
@@ -301,29 +325,29 @@ module qpm_mshr_file #(
     .ret_take_o    (ret_take_o)
   );
 
-  mshr_e s_state;
+  qpm_pipe_pkg::mshr_state_e s_state;
   assign s_state         = m_state_q[sched];
   assign vict_set_o      = m_qpn_q[sched][SetW-1:0];
-  assign vict_step_o     = sched_any && s_state == MVictim;
+  assign vict_step_o     = sched_any && s_state == qpm_pipe_pkg::MVictim;
   assign vict_mshr_o     = sched;
-  assign vict_take_o     = sched_any && s_state == MVictTake;
+  assign vict_take_o     = sched_any && s_state == qpm_pipe_pkg::MVictTake;
   assign vict_take_way_o = m_way_q[sched];
   assign reserve_o       = vict_take_o && vict_take_ok_i && take_room;
   assign reserve_line_o  = line_of(vict_set_o, vict_take_way_o);
-  assign wbread_o        = sched_any && s_state == MWbRead;
+  assign wbread_o        = sched_any && s_state == qpm_pipe_pkg::MWbRead;
   assign wbread_line_o   = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
   assign wbread_qpn_o    = m_vqpn_q[sched];
   assign wbread_idx_o    = sched;
   assign victim_out_o    = m_victim_out | m_wb_tag;
   assign ret_want_o      = ret_own_valid;
   assign ret_qpn_o       = m_qpn_q[ret_own];
-  assign swap_o          = ret_take_o && s_state == MWbRead;
+  assign swap_o          = ret_take_o && s_state == qpm_pipe_pkg::MWbRead;
 
   // ---- the walk's directory cache (qpm_dir_table): looked up by the scheduled
   // register, filled by a directory read that found a mapped page
   logic [DirIdxW-1:0] walk_idx, dir_fill_idx;
-  logic               walk_hit, dir_fill;
-  logic [63:12]       walk_page, dir_fill_page;
+  logic               dir_fill;
+  logic [63:12]       dir_fill_page;
   assign walk_idx = DirIdxW'(m_qpn_q[sched] >> PageBits);
   qpm_dir_table #(
     .DirEntries (1 << DirIdxW)
@@ -341,207 +365,48 @@ module qpm_mshr_file #(
   );
 
   // ---- memory responses
-  mshr_e r_state;
+  qpm_pipe_pkg::mshr_state_e r_state;
   assign r_state         = m_state_q[mem_rsp_idx_i];
   logic [MshrW-1:0] fill_idx;
   assign fill_idx        = ret_take_o ? sched : mem_rsp_idx_i;
-  assign fill_o          = (mem_rsp_valid_i && r_state == MFillWait && !mem_rsp_error_i)
+  assign fill_o          = (mem_rsp_valid_i && r_state == qpm_pipe_pkg::MFillWait && !mem_rsp_error_i)
                         || ret_take_o;
   assign fill_line_o     = line_of(m_qpn_q[fill_idx][SetW-1:0], m_way_q[fill_idx]);
   assign fill_qpn_o      = m_qpn_q[fill_idx];
   assign fill_addr_o     = m_addr_q[fill_idx][60:3];
   assign fill_fatal_o    = m_fatal_q[fill_idx] && !ret_take_o;
   assign fill_wfault_o   = ret_take_o;
-  assign dir_fill       = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
+  assign dir_fill       = mem_rsp_valid_i && r_state == qpm_pipe_pkg::MDirWait && !mem_rsp_error_i
                         && mem_rsp_word_i[0];
   assign dir_fill_idx   = DirIdxW'(m_qpn_q[mem_rsp_idx_i] >> PageBits);
   assign dir_fill_page  = mem_rsp_word_i[63:12];
 
   assign cnt_eviction_o    = reserve_o && vict_valid_i;
-  assign cnt_walk_o        = sched_any && s_state == MDir;
+  assign cnt_walk_o        = sched_any && s_state == qpm_pipe_pkg::MDir;
   assign cnt_dir_hit_o     = cnt_walk_o && walk_hit;
-  assign cnt_unmapped_o    = mem_rsp_valid_i && r_state == MDirWait && !mem_rsp_error_i
+  assign cnt_unmapped_o    = mem_rsp_valid_i && r_state == qpm_pipe_pkg::MDirWait && !mem_rsp_error_i
                           && !mem_rsp_word_i[0];
   assign cnt_victim_wait_o = vict_step_o && !vict_found_i && !m_waited_q[sched];
 
   logic unused_word;   // a directory entry: valid in bit 0, the page in 63:12
   assign unused_word = ^mem_rsp_word_i[11:1];
 
-  // ---- next state
-  mshr_e                m_state_d  [Mshrs];
-  logic [QpnW-1:0]      m_qpn_d    [Mshrs];
-  logic [WayW-1:0]      m_way_d    [Mshrs];
-  logic [QpnW-1:0]      m_vqpn_d   [Mshrs];
-  logic [60:0]          m_addr_d   [Mshrs];
-  qpm_pkg::ctx_status_e m_status_d [Mshrs];
-  logic [SeqW-1:0]      m_enq_d    [Mshrs];
-  logic [SeqW-1:0]      m_deq_d    [Mshrs];
-  logic [Mshrs-1:0]     m_waited_d, m_fatal_d;
-
-  always_comb begin
-    for (int unsigned i = 0; i < Mshrs; i++) begin
-      m_state_d[i]  = m_state_q[i];
-      m_qpn_d[i]    = m_qpn_q[i];
-      m_way_d[i]    = m_way_q[i];
-      m_vqpn_d[i]   = m_vqpn_q[i];
-      m_addr_d[i]   = m_addr_q[i];
-      m_status_d[i] = m_status_q[i];
-      m_enq_d[i]    = m_enq_q[i];
-      m_deq_d[i]    = m_deq_q[i];
-    end
-    m_waited_d = m_waited_q;
-    m_fatal_d  = m_fatal_q;
-    rq_load    = 1'b0;
-    rq_id_d    = MemIdW'(sched);
-    rq_addr_d  = {m_addr_q[sched], 3'b0};
-    rq_line_d  = s_state == MFillReq;
-
-    // the pipe: allocation, parking, replays
-    // (the pipe's write-fault mark allocates a register with nothing parked on it)
-    if (park_i || alloc_i) begin
-      if (park_i) m_enq_d[park_idx_i] = m_enq_q[park_idx_i] + SeqW'(1);
-      if (alloc_i) begin
-        m_state_d[park_idx_i]  = MDir;
-        m_qpn_d[park_idx_i]    = alloc_qpn_i;
-        m_status_d[park_idx_i] = qpm_pkg::CtxOk;
-        m_addr_d[park_idx_i]   = 61'((qpt_base_i >> 3) + 64'(alloc_qpn_i[QpnW-1:PageBits]));
-        m_waited_d[park_idx_i] = 1'b0;
-        m_fatal_d[park_idx_i]  = 1'b0;
-      end
-    end
-    if (deq_i) m_deq_d[deq_idx_i] = m_deq_q[deq_idx_i] + SeqW'(1);
-
-    // the scheduled register
-    if (sched_any) begin
-      unique case (s_state)
-        // The choice is registered and taken when next scheduled, after a re-check of
-        // that one way against the cycle it is taken in (the pipe may write it now): the
-        // choice is off the path from the pipe's decision (docs/qp-cache.md, "Victim").
-        MVictim: begin
-          if (vict_found_i) begin
-            m_way_d[sched]   = vict_way_i;
-            m_state_d[sched] = MVictTake;
-          end else begin
-            m_waited_d[sched] = 1'b1;
-          end
-        end
-        MVictTake: begin
-          if (!vict_take_ok_i) begin
-            m_state_d[sched] = MVictim;    // choose again
-          end else if (!take_room) begin
-            m_state_d[sched] = MVictTake;  // a dirty victim waits for a promised entry
-          end else if (vict_valid_i && vict_dirty_i) begin
-            m_state_d[sched] = MWbTag;
-          end else begin
-            m_state_d[sched] = MFillReq;
-          end
-        end
-        MWbRead: m_state_d[sched] = MFillReq;   // the pipe reads it out this cycle
-        MDir: begin
-          if (walk_hit) begin
-            m_addr_d[sched]  = {walk_page, m_qpn_q[sched][PageBits-1:0], 3'b0};
-            m_state_d[sched] = MVictim;
-          end else begin
-            m_state_d[sched] = MDirReq;
-          end
-        end
-        MDirReq, MFillReq: begin           // a directory entry's read, or a QPC's
-          rq_load          = 1'b1;
-          m_state_d[sched] = (s_state == MFillReq) ? MFillWait : MDirWait;
-        end
-        default: ;
-      endcase
-      // A take-back: the fill comes from the write-back buffer now, and the QP is made
-      // fatal by it (as after a failed read, its commands' writes are refused).
-      if (ret_take_o) begin
-        rq_load           = 1'b0;
-        m_fatal_d[sched]  = 1'b1;
-        m_state_d[sched]  = MReplay;
-      end
-    end
-
-    // memory responses
-    if (mem_rsp_valid_i) begin
-      unique case (r_state)
-        MDirWait: begin
-          if (mem_rsp_error_i) begin
-            m_state_d[mem_rsp_idx_i]  = MDirReq;   // read the entry again
-          end else if (!mem_rsp_word_i[0]) begin
-            m_status_d[mem_rsp_idx_i] = qpm_pkg::CtxUnmapped;
-            m_state_d[mem_rsp_idx_i]  = MReplay;
-          end else begin
-            m_addr_d[mem_rsp_idx_i]  = {mem_rsp_word_i[63:12], m_qpn_q[mem_rsp_idx_i][PageBits-1:0],
-                                        3'b0};
-            m_state_d[mem_rsp_idx_i] = MVictim;
-          end
-        end
-        MFillWait: begin
-          // A failed read is sent again (the context must be known to flush the QP), and
-          // the fill that finally lands makes the QP fatal.
-          if (mem_rsp_error_i) begin
-            m_fatal_d[mem_rsp_idx_i] = 1'b1;
-            m_state_d[mem_rsp_idx_i] = MFillReq;
-          end else begin
-            m_state_d[mem_rsp_idx_i] = MReplay;
-          end
-        end
-        default: ;
-      endcase
-    end
-
-    // the dirty victim's QPN, from the set's tags read by the take (one register at most)
-    for (int unsigned m = 0; m < Mshrs; m++) begin
-      if (m_wb_tag[m]) begin
-        m_vqpn_d[m]  = {vict_tags_i[32'(m_way_q[m])*TagW +: TagW], m_qpn_q[m][SetW-1:0]};
-        m_state_d[m] = MWbRead;
-      end
-    end
-
-    // registers whose waiters have all replayed
-    for (int unsigned m = 0; m < Mshrs; m++) begin
-      if (m_state_q[m] == MReplay && m_enq_q[m] == m_deq_q[m]
-          && !(park_i && park_idx_i == MshrW'(m))) begin
-        m_state_d[m] = MFree;
-      end
-    end
-  end
-
+  // ---- the read request register: the scheduled register's directory entry or QPC,
+  // held until the memory port takes it
+  logic rq_valid_q, rq_load;
+  assign rq_load = sched_any && !ret_take_o
+                && (s_state == qpm_pipe_pkg::MDirReq || s_state == qpm_pipe_pkg::MFillReq);
   // The read request register: one read held until the memory port takes it.
   qpm_hold_reg #(.Width(MemIdW + 64 + 1)) u_read_req (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .load_i  (rq_load),
-    .data_i  ({rq_id_d, rq_addr_d, rq_line_d}),
+    .data_i  ({MemIdW'(sched), m_addr_q[sched], 3'b0, s_state == qpm_pipe_pkg::MFillReq}),
     .valid_o (rq_valid_q),
     .ready_i (mem_req_ready_i),
     .data_o  ({mem_req_id_o, mem_req_addr_o, mem_req_line_o})
   );
   assign mem_req_valid_o = rq_valid_q;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      m_waited_q   <= '0;
-      m_fatal_q    <= '0;
-    end else begin
-      m_waited_q <= m_waited_d;
-      m_fatal_q  <= m_fatal_d;
-    end
-  end
-
-  for (genvar g = 0; g < Mshrs; g++) begin : gen_mshr_ff
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        m_state_q[g]  <= MFree;
-        m_status_q[g] <= qpm_pkg::CtxOk;
-        {m_qpn_q[g], m_way_q[g], m_vqpn_q[g], m_addr_q[g], m_enq_q[g], m_deq_q[g]} <= '0;
-      end else begin
-        m_state_q[g]  <= m_state_d[g];
-        m_status_q[g] <= m_status_d[g];
-        {m_qpn_q[g], m_way_q[g], m_vqpn_q[g], m_addr_q[g], m_enq_q[g], m_deq_q[g]}
-          <= {m_qpn_d[g], m_way_d[g], m_vqpn_d[g], m_addr_d[g], m_enq_d[g], m_deq_d[g]};
-      end
-    end
-  end
 
   // ---- contract
   // The read request is held until taken (AXI rule, STYLE.md §2 rule 21).

@@ -1,5 +1,6 @@
 // qpm_pipe_pkg: what the QP cache's pipe does with the request in P0 (qpm_pipe_decide
-// decides it, qpm_qpc_pipe carries it out; docs/qp-cache.md, "Pipeline").
+// decides it, qpm_qpc_pipe carries it out; docs/qp-cache.md, "Pipeline"), and the
+// states of its miss registers.
 package qpm_pipe_pkg;
 
   typedef enum logic [2:0] {
@@ -12,5 +13,20 @@ package qpm_pipe_pkg;
     PipeRmw      = 3'd6,   // read, decide in P1, write back (CtxDp, or a mark)
     PipeDone     = 3'd7    // a mark consumed without the RAM (a miss register takes over)
   } pipe_act_e;
+
+  // A miss register's state (qpm_mshr_reg; docs/qp-cache.md, "Misses").
+  typedef enum logic [3:0] {
+    MFree     = 4'd0,
+    MVictim   = 4'd1,
+    MWbRead   = 4'd2,
+    MDir      = 4'd3,
+    MDirReq   = 4'd4,
+    MDirWait  = 4'd5,
+    MFillReq  = 4'd6,
+    MFillWait = 4'd7,
+    MReplay   = 4'd8,
+    MVictTake = 4'd9,
+    MWbTag    = 4'd10   // took a dirty victim: its QPN comes from the tag RAM now
+  } mshr_state_e;
 
 endpackage
