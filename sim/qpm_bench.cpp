@@ -620,7 +620,7 @@ int main(int argc, char **argv) {
                              "flush-neighbours", "flush-neighbours-baseline",
                              "miss-under-stream", "sync-under-load", "eq-storm"}));
   app.add_option("--ops", ops, "operations measured per workload")->check(CLI::Range(1, 10000000));
-  app.add_option("--config", config, "RTL configuration")->check(CLI::IsMember({"default", "tiny"}));
+  app.add_option("--config", config, "RTL configuration")->check(CLI::IsMember({"default", "tiny", "large"}));
   app.add_option("--mem-latency", mem_latency, "memory latency in cycles (mixed)")
       ->check(CLI::Range(1, 10000));
   app.add_option("--seed", seed, "random seed (mixed's QPN choice)");

@@ -135,6 +135,20 @@ module qpm_axi_master #(
     for (int unsigned i = 0; i < NumIds; i++) rid_hit[i] = (32'(m_axi_rid_i) == i);
   end
 
+  // Each ID's lane and first beat, in a block of its own (a loop of array writes in one
+  // always_ff is not unrolled by Verilator past 64 IDs).
+  for (genvar g = 0; g < NumIds; g++) begin : gen_id
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        rd_lane_q[g]  <= '0;
+        rd_beat0_q[g] <= '0;
+      end else begin
+        if (take_read && 32'(req_id_i) == g) rd_lane_q[g] <= req_addr_i[4:3];
+        if (r_take && rid_hit[g])            rd_beat0_q[g] <= m_axi_rdata_i;
+      end
+    end
+  end
+
   // The word of a one-beat read, picked from its byte lanes.
   logic [255:0] r_beat;
   logic [1:0]   r_lane;
@@ -180,10 +194,6 @@ module qpm_axi_master #(
       rsp_error_q     <= 1'b0;
       rsp_id_q        <= '0;
       rsp_rdata_q     <= '0;
-      for (int unsigned i = 0; i < NumIds; i++) begin
-        rd_lane_q[i]  <= '0;
-        rd_beat0_q[i] <= '0;
-      end
     end else begin
       // AR
       if (take_read) begin
@@ -194,7 +204,6 @@ module qpm_axi_master #(
         for (int unsigned i = 0; i < NumIds; i++) begin
           if (32'(req_id_i) == i) begin
             rd_word_q[i]       <= !req_line_i;
-            rd_lane_q[i]       <= req_addr_i[4:3];
             rd_error_q[i]      <= 1'b0;
           end
         end
@@ -205,7 +214,6 @@ module qpm_axi_master #(
       if (r_take) begin
         for (int unsigned i = 0; i < NumIds; i++) begin
           if (rid_hit[i]) begin
-            rd_beat0_q[i]      <= m_axi_rdata_i;
             rd_error_q[i]      <= rd_error_q[i] || m_axi_rresp_i[1];
           end
         end

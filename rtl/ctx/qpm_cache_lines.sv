@@ -13,11 +13,14 @@
 // resolve in the order the ports are listed (a later one wins); the users keep such
 // meetings to the cases the order makes right (docs/qp-cache.md, "Line state").
 //
-// Structure: the flip-flops are here, flat; one qpm_cache_set per set computes that set's
-// next state from the updates this module decodes for it (a select per kind of update),
-// and each read view is a qpm_mux_tree over the sets. Both are repeated modules, so
-// synthesis, which keeps the hierarchy, maps each once whatever the number of sets
-// (docs/capacity.md, "Run time").
+// Structure: the flip-flops are here, flat (one vector per kind of bit, set s's bits
+// side by side); one qpm_cache_set per set computes that set's next state from the
+// updates this module decodes for it (a select per kind of update), a repeated module
+// that synthesis maps once whatever the number of sets (docs/capacity.md, "Run time").
+// Each read view is an indexed part-select of the flat vectors at its set: a
+// log2(Sets)-level multiplexer in synthesis, one word copy in the simulated model (the
+// model no longer assembles every set's bits into one wide word per view, which made
+// the 1,024-set configuration run at a few hundred cycles a second).
 module qpm_cache_lines #(
   parameter int unsigned Sets = 64,
   parameter int unsigned Ways = 4,
@@ -99,14 +102,22 @@ module qpm_cache_lines #(
   endfunction
 
 
-  logic [Lines-1:0] valid_q, dirty_q, pinned_q, held_q;
-  logic [Ways-2:0]  plru_q [Sets];
-  logic [LruW-1:0]  lru_q  [Sets];
-  logic [15:0]      lfsr_q;
+  localparam int unsigned PlruW = Ways - 1;
+  logic [Lines-1:0]      valid_q, dirty_q, pinned_q, held_q;  // line l at bit l
+  logic [Sets*PlruW-1:0] plru_q;                             // set s at [s*PlruW +: PlruW]
+  logic [Sets*LruW-1:0]  lru_q;                              // set s at [s*LruW +: LruW]
+  logic [15:0]           lfsr_q;
 
-  // What each view reads of a set: the lookup its valid and pinned bits; the
-  // maintenance scan its valid and dirty bits; the victim choice everything.
-  localparam int unsigned VictW = Ways * 4 + (Ways - 1) + LruW;
+  // A set's bits in each flat vector start here.
+  function automatic logic [LineW-1:0] first_line(logic [SetW-1:0] set);
+    first_line = line_of(set, '0);
+  endfunction
+  function automatic logic [31:0] plru_at(logic [SetW-1:0] set);
+    plru_at = 32'(set) * PlruW;
+  endfunction
+  function automatic logic [31:0] lru_at(logic [SetW-1:0] set);
+    lru_at = 32'(set) * LruW;
+  endfunction
 
   // ---- where each update goes
   logic [SetW-1:0] look_set, fill_set, dirty_p1_set, reserve_set, maint_set;
@@ -121,26 +132,17 @@ module qpm_cache_lines #(
   assign maint_set    = maint_line_i[LineW-1 -: SetW];
   assign maint_way    = maint_line_i[WayW-1:0];
 
-  // The views: one qpm_mux_tree per view over every set's word, the same structure in
-  // simulation, synthesis and the proofs (no SYNTHESIS-only view: what is verified is
-  // what is synthesized). The word of set s: {lru, plru, held, pinned, dirty, valid};
-  // each view's tree carries the part of it the view reads.
+  // The views: the same part-selects in simulation, synthesis and the proofs (no
+  // SYNTHESIS-only view: what is verified is what is synthesized).
 
   // ---- replacement bits after this cycle's accesses: the lookup's set, and the fill's
   // (a fill and a hit in one set in one cycle: both accesses count)
-  localparam int unsigned RepW = (Ways - 1) + LruW;
   logic [Ways-2:0]      look_plru, fill_plru, look_touched, fill_touched;
   logic [LruW-1:0]      look_lru, fill_lru, look_lru_touched, fill_lru_touched;
-  qpm_mux_tree #(.N(Sets), .W(RepW)) u_look_rep_mux (
-    .in_i  (rep_words),
-    .sel_i (look_set),
-    .out_o ({look_lru, look_plru})
-  );
-  qpm_mux_tree #(.N(Sets), .W(RepW)) u_fill_rep_mux (
-    .in_i  (rep_words),
-    .sel_i (fill_set),
-    .out_o ({fill_lru, fill_plru})
-  );
+  assign look_plru = plru_q[plru_at(look_set) +: PlruW];
+  assign look_lru  = lru_q[lru_at(look_set) +: LruW];
+  assign fill_plru = plru_q[plru_at(fill_set) +: PlruW];
+  assign fill_lru  = lru_q[lru_at(fill_set) +: LruW];
   assign look_touched     = touch(look_plru, look_way);
   assign fill_touched     = touch((touch_i && look_set == fill_set) ? look_touched : fill_plru,
                                   fill_way);
@@ -148,13 +150,7 @@ module qpm_cache_lines #(
   assign fill_lru_touched = lru_touch((touch_i && look_set == fill_set) ? look_lru_touched
                                                                          : fill_lru, fill_way);
 
-  // ---- per set: the views' words (set s at [s*W +: W]), the next state, the flip-flops
-  localparam int unsigned LookW = Ways * 2;
-  localparam int unsigned ScanW = Ways * 2;
-  logic [Sets*LookW-1:0] look_words;
-  logic [Sets*ScanW-1:0] scan_words;
-  logic [Sets*VictW-1:0] vict_words;
-  logic [Sets*RepW-1:0]  rep_words;
+  // ---- per set: the next state, the flip-flops
   for (genvar g = 0; g < Sets; g++) begin : gen_set
     logic [Ways-1:0]      valid, dirty, pinned, held;
     logic [Ways-1:0]      valid_d, dirty_d, pinned_d, held_d;
@@ -164,18 +160,14 @@ module qpm_cache_lines #(
     assign dirty    = dirty_q[g*Ways +: Ways];
     assign pinned   = pinned_q[g*Ways +: Ways];
     assign held     = held_q[g*Ways +: Ways];
-    assign look_words[g*LookW +: LookW] = {pinned, valid};
-    assign scan_words[g*ScanW +: ScanW] = {dirty, valid};
-    assign vict_words[g*VictW +: VictW] = {lru_q[g], plru_q[g], held & valid, pinned, dirty, valid};
-    assign rep_words[g*RepW +: RepW]    = {lru_q[g], plru_q[g]};
 
     qpm_cache_set #(.Ways(Ways)) u_next (
       .valid_i        (valid),
       .dirty_i        (dirty),
       .pinned_i       (pinned),
       .held_i         (held),
-      .plru_i         (plru_q[g]),
-      .lru_i          (lru_q[g]),
+      .plru_i         (plru_q[g*PlruW +: PlruW]),
+      .lru_i          (lru_q[g*LruW +: LruW]),
       .valid_d_o      (valid_d),
       .dirty_d_o      (dirty_d),
       .pinned_d_o     (pinned_d),
@@ -211,11 +203,11 @@ module qpm_cache_lines #(
     // a copy of the whole array.
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        plru_q[g] <= '0;
-        lru_q[g]  <= '0;
+        plru_q[g*PlruW +: PlruW] <= '0;
+        lru_q[g*LruW +: LruW]  <= '0;
       end else begin
-        plru_q[g] <= plru_d;
-        lru_q[g]  <= lru_d;
+        plru_q[g*PlruW +: PlruW] <= plru_d;
+        lru_q[g*LruW +: LruW]  <= lru_d;
       end
     end
     for (genvar w = 0; w < Ways; w++) begin : gen_line
@@ -237,11 +229,8 @@ module qpm_cache_lines #(
 
   // ---- lookup
   logic [Ways-1:0]      look_valid, look_pinned;
-  qpm_mux_tree #(.N(Sets), .W(LookW)) u_look_mux (
-    .in_i  (look_words),
-    .sel_i (look_set),
-    .out_o ({look_pinned, look_valid})
-  );
+  assign look_valid  = valid_q[first_line(look_set) +: Ways];
+  assign look_pinned = pinned_q[first_line(look_set) +: Ways];
   always_comb begin
     look_hit_o           = 1'b0;
     look_way             = '0;
@@ -258,25 +247,16 @@ module qpm_cache_lines #(
   assign look_pinned_o = look_pinned[look_way];
 
   // ---- victim view
-  qpm_mux_tree #(.N(Sets), .W(VictW)) u_vict_mux (
-    .in_i  (vict_words),
-    .sel_i (vict_set_i),
-    .out_o ({vict_lru_o, vict_plru_o, vict_held_o, vict_pinned_o, vict_dirty_o, vict_valid_o})
-  );
+  assign vict_valid_o  = valid_q[first_line(vict_set_i) +: Ways];
+  assign vict_dirty_o  = dirty_q[first_line(vict_set_i) +: Ways];
+  assign vict_pinned_o = pinned_q[first_line(vict_set_i) +: Ways];
+  assign vict_held_o   = held_q[first_line(vict_set_i) +: Ways] & vict_valid_o;
+  assign vict_plru_o   = plru_q[plru_at(vict_set_i) +: PlruW];
+  assign vict_lru_o    = lru_q[lru_at(vict_set_i) +: LruW];
 
   // ---- maintenance view: one line
-  logic [SetW-1:0]      scan_set;
-  logic [WayW-1:0]      scan_way;
-  logic [Ways-1:0]      scan_valid, scan_dirty;
-  assign scan_set = scan_line_i[LineW-1 -: SetW];
-  assign scan_way = scan_line_i[WayW-1:0];
-  qpm_mux_tree #(.N(Sets), .W(ScanW)) u_scan_mux (
-    .in_i  (scan_words),
-    .sel_i (scan_set),
-    .out_o ({scan_dirty, scan_valid})
-  );
-  assign scan_valid_o = scan_valid[scan_way];
-  assign scan_dirty_o = scan_dirty[scan_way];
+  assign scan_valid_o = valid_q[scan_line_i];
+  assign scan_dirty_o = dirty_q[scan_line_i];
   assign valid_o      = valid_q;
 
   // ---- the random policy's LFSR: x^16 + x^14 + x^13 + x^11 + 1 (maximal length),

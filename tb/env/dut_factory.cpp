@@ -3,6 +3,8 @@
 
 #include "Vqpm_top_default.h"
 #include "Vqpm_top_default___024root.h"
+#include "Vqpm_top_large.h"
+#include "Vqpm_top_large___024root.h"
 #include "Vqpm_top_tiny.h"
 #include "Vqpm_top_tiny___024root.h"
 #include "verilated_dut.h"
@@ -16,10 +18,14 @@ const std::vector<DutConfig> &dut_configs() {
     Config tiny;
     tiny.sets = 2;
     tiny.ways = 2;
+    Config large;  // the cache a NIC of a few thousand connections ships (issue 25)
+    large.sets = 1024;
+    large.ways = 4;
     return std::vector<DutConfig>{
         {"default", "QP cache 64 sets x 4 ways, 8 MSHRs", dflt, 8},
         {"tiny", "QP cache 2 sets x 2 ways, 2 MSHRs: an eviction on almost every command",
          tiny, 2},
+        {"large", "QP cache 1,024 sets x 4 ways (4,096 entries), 64 MSHRs", large, 64},
     };
   }();
   return configs;
@@ -39,6 +45,9 @@ std::unique_ptr<Dut> make_dut(const std::string &config, VerilatedContext *ctx) 
   }
   if (config == "tiny") {
     return std::make_unique<VerilatedDut<Vqpm_top_tiny>>(ctx, c->params.sets, c->params.ways);
+  }
+  if (config == "large") {
+    return std::make_unique<VerilatedDut<Vqpm_top_large>>(ctx, c->params.sets, c->params.ways);
   }
   throw std::invalid_argument("unknown configuration '" + config + "'");
 }
