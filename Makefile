@@ -17,7 +17,7 @@
 #   make formal   every proof in formal/*.toml (Yosys sat, yosys-smtbmc with z3)
 #   make formal-mutants  each proof must fail on its own planted bug (formal/mutants)
 #
-# Variables: CONFIG (default), SEED (random), CMDS, QPS, SIM_ARGS (extra qpm_sim flags),
+# Variables: CONFIG (default; large also builds its model), SEED (random), CMDS, QPS, SIM_ARGS (extra qpm_sim flags),
 # JOBS (parallel build and test jobs, default 2).
 
 BUILD    ?= build
@@ -27,6 +27,8 @@ CMDS     ?= 10000
 QPS      ?= 2000
 SEED     ?=
 SIM_ARGS ?=
+# LARGE=ON also builds the large configuration's model (a long build); CONFIG=large sets it.
+LARGE    ?= $(if $(filter large,$(CONFIG)),ON,)
 
 RTL_FILES := $(shell cat rtl/files.f)
 SEED_ARG  := $(if $(SEED),--seed $(SEED),)
@@ -52,6 +54,8 @@ $(BUILD)/CMakeCache.txt: $(BUILD)/.deps-ok CMakeLists.txt
 
 # Quiet: one line per target; the full log is in $(BUILD)/build.log.
 build: $(BUILD)/CMakeCache.txt
+	@$(if $(LARGE),cmake -S . -B $(BUILD) -DQPM_LARGE=$(LARGE) > $(BUILD)/cmake.log \
+	  || { cat $(BUILD)/cmake.log; exit 1; })
 	@scripts/quiet_build.sh $(BUILD) $(JOBS)
 
 sim: build
