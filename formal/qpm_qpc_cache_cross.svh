@@ -24,13 +24,14 @@
 `ifdef P_VICTIM_EXCL
   // The way a miss register reserves is never a line another register owns (being
   // written back, walked, filled or replayed), the line P0 changes now, or the line a
-  // read-modify-write writes back in P1 now. (A write hit's P1 write needs no exclusion:
-  // its dirty bit was set in P0, so the victim is read out after that write.)
+  // write hit or read-modify-write writes in P1 now (its dirty bit lands in the line
+  // state's RAM with that write, so the victim would be taken as clean).
   always_comb begin
     if (rst_ni && reserve)
       FVictimNotBusy_A: assert (!f_owned[reserve_line]
                                 && !(f_p0_write && look_line == reserve_line)
-                                && !(dirty_p1 && p1_line == reserve_line));
+                                && !(dirty_p1 && p1_line == reserve_line)
+                                && !(f_p1_wh_q && p1_line == reserve_line));
   end
 `endif
 `ifdef P_NO_EARLY_WRITE

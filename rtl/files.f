@@ -33,6 +33,7 @@ rtl/ctx/qpm_tag_patch.sv
 rtl/ctx/qpm_tag_copy.sv
 rtl/ctx/qpm_tag_views.sv
 rtl/ctx/qpm_tag_shadow.sv
+rtl/ctx/qpm_state_shadow.sv
 rtl/ctx/qpm_cache_port.sv
 rtl/ctx/qpm_victim_select.sv
 rtl/ctx/qpm_evict_trap.sv

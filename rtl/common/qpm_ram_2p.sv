@@ -5,6 +5,10 @@
 // technology 1R1W macro drops in, and `make synth` keeps it a black box and counts its
 // bits. A read and a write of one address in one cycle return the OLD contents (the
 // usual behaviour of a 1R1W SRAM macro, and what the pipeline's forwarding assumes).
+// The write has a bit mask (the bit-write enable such macros offer): only the bits set
+// in wmask_i change. The QP cache's line state is written through it, one field of a
+// set's word at a time (docs/qp-cache.md section 19); every other user writes whole
+// words (wmask_i all ones).
 module qpm_ram_2p #(
   parameter int unsigned Width = 32,  // bits per word
   parameter int unsigned Depth = 16,  // words
@@ -16,7 +20,8 @@ module qpm_ram_2p #(
   output logic [Width-1:0] rdata_o,   // one cycle after re_i
   input  logic             we_i,      // write wdata_i to waddr_i this cycle
   input  logic [AddrW-1:0] waddr_i,
-  input  logic [Width-1:0] wdata_i
+  input  logic [Width-1:0] wdata_i,
+  input  logic [Width-1:0] wmask_i    // the bits of wdata_i written
 );
 
   logic [Width-1:0] mem_q [Depth];
@@ -26,7 +31,7 @@ module qpm_ram_2p #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (we_i) mem_q[waddr_i] <= wdata_i;
+    if (we_i) mem_q[waddr_i] <= (mem_q[waddr_i] & ~wmask_i) | (wdata_i & wmask_i);
   end
 
 endmodule

@@ -1,26 +1,34 @@
-// qpm_cache_lines: the QP cache's line state and replacement bits (docs/qp-cache.md). The
-// tags are in RAM (qpm_tag_copy, docs/qp-cache.md section 19): the lookup gets which ways
-// of its set hold its QPN (look_match_i) and adds their valid bits here.
+// qpm_cache_lines: the QP cache's line state and replacement bits (docs/qp-cache.md
+// section 19). The tags are in RAM too (qpm_tag_copy): the lookup gets which ways of its
+// set hold its QPN (look_match_i) and adds their valid bits here.
 //
-// Per line: four state bits (valid, dirty, pinned, held: the line holds a context
-// whose write-back was given up, docs/qp-cache.md section 20; whether a miss register owns
-// the way is the miss registers' own state, qpm_mshr_file's vict_reserved_o); per set: Ways-1 tree-PLRU bits and
-// Ways*(Ways-1)/2 true-LRU order bits, both kept on every access whatever EVICT_POLICY
-// says, so a policy change takes effect at once with consistent state; and one 16-bit
-// LFSR that steps every cycle, for the random policy (docs/eviction.md). Three
-// read views (the pipe's lookup, one set for victim choice, one line for the maintenance
-// scan) and one strobe per kind of update. Updates that meet on one line in one cycle
-// resolve in the order the ports are listed (a later one wins); the users keep such
-// meetings to the cases the order makes right (docs/qp-cache.md, "Line state").
+// Per line four state bits: valid, pinned, dirty, held (the line holds a context whose
+// write-back was given up, docs/qp-cache.md section 20); per set Ways-1 tree-PLRU bits
+// and Ways*(Ways-1)/2 true-LRU order bits, both kept on every access whatever
+// EVICT_POLICY says, so a policy change takes effect at once with consistent state; and
+// one 16-bit LFSR that steps every cycle, for the random policy (docs/eviction.md).
 //
-// Structure: the flip-flops are here, flat (one vector per kind of bit, set s's bits
-// side by side); one qpm_cache_set per set computes that set's next state from the
-// updates this module decodes for it (a select per kind of update), a repeated module
-// that synthesis maps once whatever the number of sets (docs/capacity.md, "Run time").
-// Each read view is an indexed part-select of the flat vectors at its set: a
-// log2(Sets)-level multiplexer in synthesis, one word copy in the simulated model (the
-// model no longer assembles every set's bits into one wide word per view, which made
-// the 1,024-set configuration run at a few hundred cycles a second).
+// Where each bit lives, and why:
+// - valid and pinned: flip-flops (qpm_cache_set per set). Valid must be 0 after reset,
+//   and the pipe's lookup reads both, for any set, in the cycle it decides.
+// - dirty, held, PLRU and LRU: one RAM word per set (qpm_ram_2p with a bit mask), read
+//   only by the victim decision and the maintenance scan, a cycle ahead like the tags'
+//   victim copy (same read port, same cycles: rd_i from qpm_tag_views). Every change to
+//   them is a masked write that sets some bits to constants (a touch writes the path to
+//   the way, a dirty or held bit its value), so none needs the old word. One write a
+//   cycle, in P1 of the pipe: P0 registers its update (a fill's, a maintenance
+//   read-out's clean, or its request's touch and write-hit dirty bit) and P1 adds what it
+//   learns (a read-modify-write's dirty bit, a mark's held bit). The pipe keeps the
+//   three kinds apart (a fill or a read-out takes the slot, a hit waits a cycle). A
+//   RAM is not reset: dirty and held count only on a valid line (a fill writes both),
+//   and the replacement bits only once every way of the set is valid, by which time
+//   every way has been filled, so every bit has been written.
+// - A word read in cycle t comes back in t+1 with t's write applied (the RAM returns
+//   the old word); the write of t+1 itself is not in it: the line it changes is kept
+//   out of the victim decision by the pipe's P1 exclusion, or is a reserved way (a
+//   fill). The scan keeps its set's word and applies every later write to it.
+`include "qpm_assert.svh"
+
 module qpm_cache_lines #(
   parameter int unsigned Sets = 64,
   parameter int unsigned Ways = 4,
@@ -39,36 +47,42 @@ module qpm_cache_lines #(
   output logic [LineW-1:0]         look_line_o,
   output logic                     look_pinned_o,       // the hit line is pinned
   output logic [WayW:0]            look_pinned_in_set_o,
-  // one set, for victim choice
+  // the RAM's read (the victim copy of the tags reads the same set in the same cycle)
+  input  logic                     rd_i,
+  input  logic [SetW-1:0]          rd_set_i,
+  input  logic                     rd_scan_i,           // ... for the maintenance scan
+  // one set, for the victim decision: the set read in the cycle before
   input  logic [SetW-1:0]          vict_set_i,
   output logic [Ways-1:0]          vict_valid_o,
-  output logic [Ways-1:0]          vict_dirty_o,
+  output logic [Ways-1:0]          vict_dirty_o,        // valid and dirty
   output logic [Ways-1:0]          vict_pinned_o,
   output logic [Ways-1:0]          vict_held_o,         // valid and held
   output logic [Ways-2:0]          vict_plru_o,
   output logic [LruW-1:0]          vict_lru_o,          // the set's true-LRU order
   output logic [WayW-1:0]          rand_way_o,          // a pseudo-random way (LFSR)
-  // one line, for the maintenance scan
+  // one line, for the maintenance scan (its set's word read by rd_scan_i before)
   input  logic [LineW-1:0]         scan_line_i,
   output logic                     scan_valid_o,
   output logic                     scan_dirty_o,
+  output logic                     scan_busy_o,         // a fill writes the line now: wait
   output logic [Lines-1:0]         valid_o,             // every line's (for the checks)
-  // updates, in order of precedence (lowest first)
+  // P0's updates
   input  logic                     touch_i,             // an access to the looked-up line
   input  logic                     dirty_i,             // a write of the looked-up line
   input  logic                     pin_i,               // the looked-up line's pin bit ...
   input  logic                     pin_value_i,         // ... becomes this
-  input  logic                     dirty_p1_i,          // the pipe's P1 wrote this line
-  input  logic [LineW-1:0]         dirty_p1_line_i,
-  input  logic                     hold_p1_i,           // ... and made it held (a mark)
   input  logic                     reserve_i,           // a miss register takes this way:
-  input  logic [LineW-1:0]         reserve_line_i,      // invalid, clean, unpinned
-  input  logic                     fill_i,              // a fill lands: valid, clean, unpinned
-  input  logic [LineW-1:0]         fill_line_i,
+  input  logic [LineW-1:0]         reserve_line_i,      // invalid, unpinned
+  input  logic                     fill_i,              // a fill lands: valid, unpinned,
+  input  logic [LineW-1:0]         fill_line_i,         // clean (in P1)
   input  logic                     fill_hold_i,         // ... held (a take-back)
-  input  logic                     clean_i,             // written back by maintenance
+  input  logic                     clean_i,             // read out by maintenance (in P1)
   input  logic                     drop_i,              // dropped by maintenance
-  input  logic [LineW-1:0]         maint_line_i         // the line of clean_i and drop_i
+  input  logic [LineW-1:0]         maint_line_i,        // the line of clean_i and drop_i
+  // P1's: the line P0 registered for it
+  input  logic                     dirty_p1_i,          // P1 wrote this line
+  input  logic [LineW-1:0]         dirty_p1_line_i,
+  input  logic                     hold_p1_i            // ... and made it held (a mark)
 );
 
   function automatic logic [LineW-1:0] line_of(logic [SetW-1:0] set, logic [WayW-1:0] way);
@@ -85,7 +99,6 @@ module qpm_cache_lines #(
       touch[node] = !way[WayW-1-l];
     end
   endfunction
-
   // True-LRU order bits of a set after an access to way: one bit per pair of ways
   // (a, b), a < b, at index lru_pair(a, b); set when a was used more recently than b.
   function automatic logic [LruW-1:0] lru_touch(logic [LruW-1:0] bits, logic [WayW-1:0] way);
@@ -101,136 +114,76 @@ module qpm_cache_lines #(
     end
   endfunction
 
+  // The RAM word of a set: dirty and held per way, then the PLRU and LRU bits.
+  localparam int unsigned PlruW   = Ways - 1;
+  localparam int unsigned DirtyAt = 0;
+  localparam int unsigned HeldAt  = Ways;
+  localparam int unsigned PlruAt  = 2 * Ways;
+  localparam int unsigned LruAt   = 2 * Ways + PlruW;
+  localparam int unsigned StateW  = 2 * Ways + PlruW + LruW;
+  function automatic logic [StateW-1:0] patch(logic [StateW-1:0] word, logic we,
+                                              logic [StateW-1:0] mask,
+                                              logic [StateW-1:0] data);
+    patch = we ? (word & ~mask) | (data & mask) : word;
+  endfunction
 
-  localparam int unsigned PlruW = Ways - 1;
-  logic [Lines-1:0]      valid_q, dirty_q, pinned_q, held_q;  // line l at bit l
-  logic [Sets*PlruW-1:0] plru_q;                             // set s at [s*PlruW +: PlruW]
-  logic [Sets*LruW-1:0]  lru_q;                              // set s at [s*LruW +: LruW]
-  logic [15:0]           lfsr_q;
+  logic [Lines-1:0] valid_q, pinned_q;   // line l at bit l
+  logic [15:0]      lfsr_q;
 
   // A set's bits in each flat vector start here.
   function automatic logic [LineW-1:0] first_line(logic [SetW-1:0] set);
     first_line = line_of(set, '0);
   endfunction
-  function automatic logic [31:0] plru_at(logic [SetW-1:0] set);
-    plru_at = 32'(set) * PlruW;
-  endfunction
-  function automatic logic [31:0] lru_at(logic [SetW-1:0] set);
-    lru_at = 32'(set) * LruW;
-  endfunction
 
-  // ---- where each update goes
-  logic [SetW-1:0] look_set, fill_set, dirty_p1_set, reserve_set, maint_set;
-  logic [WayW-1:0] look_way, fill_way, dirty_p1_way, reserve_way, maint_way;
-  assign look_set     = look_set_i;
-  assign fill_set     = fill_line_i[LineW-1 -: SetW];
-  assign fill_way     = fill_line_i[WayW-1:0];
-  assign dirty_p1_set = dirty_p1_line_i[LineW-1 -: SetW];
-  assign dirty_p1_way = dirty_p1_line_i[WayW-1:0];
-  assign reserve_set  = reserve_line_i[LineW-1 -: SetW];
-  assign reserve_way  = reserve_line_i[WayW-1:0];
-  assign maint_set    = maint_line_i[LineW-1 -: SetW];
-  assign maint_way    = maint_line_i[WayW-1:0];
+  // ---- valid and pinned: where each update goes, per set the next bits, the flops
+  logic [SetW-1:0] fill_set, reserve_set, maint_set;
+  logic [WayW-1:0] look_way, fill_way, reserve_way, maint_way;
+  assign fill_set    = fill_line_i[LineW-1 -: SetW];
+  assign fill_way    = fill_line_i[WayW-1:0];
+  assign reserve_set = reserve_line_i[LineW-1 -: SetW];
+  assign reserve_way = reserve_line_i[WayW-1:0];
+  assign maint_set   = maint_line_i[LineW-1 -: SetW];
+  assign maint_way   = maint_line_i[WayW-1:0];
 
-  // The views: the same part-selects in simulation, synthesis and the proofs (no
-  // SYNTHESIS-only view: what is verified is what is synthesized).
-
-  // ---- replacement bits after this cycle's accesses: the lookup's set, and the fill's
-  // (a fill and a hit in one set in one cycle: both accesses count)
-  logic [Ways-2:0]      look_plru, fill_plru, look_touched, fill_touched;
-  logic [LruW-1:0]      look_lru, fill_lru, look_lru_touched, fill_lru_touched;
-  assign look_plru = plru_q[plru_at(look_set) +: PlruW];
-  assign look_lru  = lru_q[lru_at(look_set) +: LruW];
-  assign fill_plru = plru_q[plru_at(fill_set) +: PlruW];
-  assign fill_lru  = lru_q[lru_at(fill_set) +: LruW];
-  assign look_touched     = touch(look_plru, look_way);
-  assign fill_touched     = touch((touch_i && look_set == fill_set) ? look_touched : fill_plru,
-                                  fill_way);
-  assign look_lru_touched = lru_touch(look_lru, look_way);
-  assign fill_lru_touched = lru_touch((touch_i && look_set == fill_set) ? look_lru_touched
-                                                                         : fill_lru, fill_way);
-
-  // ---- per set: the next state, the flip-flops
   for (genvar g = 0; g < Sets; g++) begin : gen_set
-    logic [Ways-1:0]      valid, dirty, pinned, held;
-    logic [Ways-1:0]      valid_d, dirty_d, pinned_d, held_d;
-    logic [Ways-2:0]      plru_d;
-    logic [LruW-1:0]      lru_d;
-    assign valid    = valid_q[g*Ways +: Ways];
-    assign dirty    = dirty_q[g*Ways +: Ways];
-    assign pinned   = pinned_q[g*Ways +: Ways];
-    assign held     = held_q[g*Ways +: Ways];
-
+    logic [Ways-1:0] valid_d, pinned_d;
     qpm_cache_set #(.Ways(Ways)) u_next (
-      .valid_i        (valid),
-      .dirty_i        (dirty),
-      .pinned_i       (pinned),
-      .held_i         (held),
-      .plru_i         (plru_q[g*PlruW +: PlruW]),
-      .lru_i          (lru_q[g*LruW +: LruW]),
-      .valid_d_o      (valid_d),
-      .dirty_d_o      (dirty_d),
-      .pinned_d_o     (pinned_d),
-      .held_d_o       (held_d),
-      .plru_d_o       (plru_d),
-      .lru_d_o        (lru_d),
-      .look_sel_i     (look_set == SetW'(g)),
-      .look_hit_i     (look_hit_o),
-      .look_way_i     (look_way),
-      .touch_i        (touch_i),
-      .look_plru_i    (look_touched),
-      .look_lru_i     (look_lru_touched),
-      .write_i        (dirty_i),
-      .pin_i          (pin_i),
-      .pin_value_i    (pin_value_i),
-      .dirty_p1_sel_i (dirty_p1_i && dirty_p1_set == SetW'(g)),
-      .dirty_p1_way_i (dirty_p1_way),
-      .hold_p1_i      (hold_p1_i),
-      .reserve_sel_i  (reserve_i && reserve_set == SetW'(g)),
-      .reserve_way_i  (reserve_way),
-      .fill_sel_i     (fill_i && fill_set == SetW'(g)),
-      .fill_way_i     (fill_way),
-      .fill_hold_i    (fill_hold_i),
-      .fill_plru_i    (fill_touched),
-      .fill_lru_i     (fill_lru_touched),
-      .maint_sel_i    (maint_set == SetW'(g)),
-      .maint_way_i    (maint_way),
-      .clean_i        (clean_i),
-      .drop_i         (drop_i)
+      .valid_i       (valid_q[g*Ways +: Ways]),
+      .pinned_i      (pinned_q[g*Ways +: Ways]),
+      .valid_d_o     (valid_d),
+      .pinned_d_o    (pinned_d),
+      .look_sel_i    (look_set_i == SetW'(g)),
+      .look_hit_i    (look_hit_o),
+      .look_way_i    (look_way),
+      .pin_i         (pin_i),
+      .pin_value_i   (pin_value_i),
+      .reserve_sel_i (reserve_i && reserve_set == SetW'(g)),
+      .reserve_way_i (reserve_way),
+      .fill_sel_i    (fill_i && fill_set == SetW'(g)),
+      .fill_way_i    (fill_way),
+      .maint_sel_i   (maint_set == SetW'(g)),
+      .maint_way_i   (maint_way),
+      .drop_i        (drop_i)
     );
-
     // One process per element: in one big process Yosys turns every indexed write into
     // a copy of the whole array.
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        plru_q[g*PlruW +: PlruW] <= '0;
-        lru_q[g*LruW +: LruW]  <= '0;
-      end else begin
-        plru_q[g*PlruW +: PlruW] <= plru_d;
-        lru_q[g*LruW +: LruW]  <= lru_d;
-      end
-    end
     for (genvar w = 0; w < Ways; w++) begin : gen_line
       always_ff @(posedge clk_i or negedge rst_ni) begin
         if (!rst_ni) begin
-          valid_q[g*Ways+w]    <= 1'b0;
-          dirty_q[g*Ways+w]    <= 1'b0;
-          pinned_q[g*Ways+w]   <= 1'b0;
-          held_q[g*Ways+w]     <= 1'b0;
+          valid_q[g*Ways+w]  <= 1'b0;
+          pinned_q[g*Ways+w] <= 1'b0;
         end else begin
-          valid_q[g*Ways+w]    <= valid_d[w];
-          dirty_q[g*Ways+w]    <= dirty_d[w];
-          pinned_q[g*Ways+w]   <= pinned_d[w];
-          held_q[g*Ways+w]     <= held_d[w];
+          valid_q[g*Ways+w]  <= valid_d[w];
+          pinned_q[g*Ways+w] <= pinned_d[w];
         end
       end
     end
   end
 
   // ---- lookup
-  logic [Ways-1:0]      look_valid, look_pinned;
-  assign look_valid  = valid_q[first_line(look_set) +: Ways];
-  assign look_pinned = pinned_q[first_line(look_set) +: Ways];
+  logic [Ways-1:0] look_valid, look_pinned;
+  assign look_valid  = valid_q[first_line(look_set_i) +: Ways];
+  assign look_pinned = pinned_q[first_line(look_set_i) +: Ways];
   always_comb begin
     look_hit_o           = 1'b0;
     look_way             = '0;
@@ -243,20 +196,137 @@ module qpm_cache_lines #(
       look_pinned_in_set_o += (WayW + 1)'(look_valid[w] && look_pinned[w]);
     end
   end
-  assign look_line_o   = line_of(look_set, look_way);
+  assign look_line_o   = line_of(look_set_i, look_way);
   assign look_pinned_o = look_pinned[look_way];
 
-  // ---- victim view
-  assign vict_valid_o  = valid_q[first_line(vict_set_i) +: Ways];
-  assign vict_dirty_o  = dirty_q[first_line(vict_set_i) +: Ways];
-  assign vict_pinned_o = pinned_q[first_line(vict_set_i) +: Ways];
-  assign vict_held_o   = held_q[first_line(vict_set_i) +: Ways] & vict_valid_o;
-  assign vict_plru_o   = plru_q[plru_at(vict_set_i) +: PlruW];
-  assign vict_lru_o    = lru_q[lru_at(vict_set_i) +: LruW];
+  // ---- the RAM's write stage. P0 registers its update (one kind at most: the pipe
+  // keeps a fill, a maintenance read-out and a hit out of one cycle) ...
+  logic             u1_valid_q, u1_fill_q, u1_clean_q, u1_touch_q, u1_wh_q, u1_hold_q;
+  logic [LineW-1:0] u1_line_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      {u1_valid_q, u1_fill_q, u1_clean_q, u1_touch_q, u1_wh_q, u1_hold_q} <= '0;
+      u1_line_q <= '0;
+    end else begin
+      u1_valid_q <= fill_i || clean_i || touch_i;
+      u1_fill_q  <= fill_i;
+      u1_clean_q <= clean_i;
+      u1_touch_q <= fill_i || touch_i;
+      u1_wh_q    <= dirty_i;
+      u1_hold_q  <= fill_hold_i;
+      u1_line_q  <= fill_i ? fill_line_i : clean_i ? maint_line_i : look_line_o;
+    end
+  end
 
-  // ---- maintenance view: one line
+  // ... and P1 writes it with its own: a fill leaves the line clean (dirty if it made
+  // its QP fatal: P1 writes ERR) and held if it is a take-back; a read-out leaves it
+  // clean and no longer held (its write-back entry answers for it now); a request's
+  // write hit or read-modify-write leaves it dirty, a mark held. A touch writes the
+  // replacement bits on the path to the way (the same bits whatever they were).
+  logic [SetW-1:0]   wr_set;
+  logic [WayW-1:0]   wr_way;
+  logic [StateW-1:0] wr_mask, wr_data;
+  assign wr_set = u1_line_q[LineW-1 -: SetW];
+  assign wr_way = u1_line_q[WayW-1:0];
+  always_comb begin
+    wr_mask = '0;
+    wr_data = '0;
+    if (u1_touch_q) begin
+      wr_mask[PlruAt +: PlruW] = ~(touch('0, wr_way) ^ touch('1, wr_way));
+      wr_data[PlruAt +: PlruW] = touch('0, wr_way);
+      wr_mask[LruAt +: LruW]   = ~(lru_touch('0, wr_way) ^ lru_touch('1, wr_way));
+      wr_data[LruAt +: LruW]   = lru_touch('0, wr_way);
+    end
+    for (int unsigned w = 0; w < Ways; w++) begin
+      if (wr_way == WayW'(w)) begin
+        if (u1_fill_q) begin
+          wr_mask[DirtyAt + w] = 1'b1;
+          wr_data[DirtyAt + w] = dirty_p1_i;
+          wr_mask[HeldAt + w]  = 1'b1;
+          wr_data[HeldAt + w]  = u1_hold_q || hold_p1_i;
+        end else if (u1_clean_q) begin
+          wr_mask[DirtyAt + w] = 1'b1;
+          wr_mask[HeldAt + w]  = 1'b1;
+        end else begin
+          wr_mask[DirtyAt + w] = u1_wh_q || dirty_p1_i;
+          wr_data[DirtyAt + w] = 1'b1;
+          wr_mask[HeldAt + w]  = hold_p1_i;
+          wr_data[HeldAt + w]  = 1'b1;
+        end
+      end
+    end
+  end
+
+  logic [StateW-1:0] rdata, word;
+  qpm_ram_2p #(
+    .Width (StateW),
+    .Depth (Sets)
+  ) u_state_ram (
+    .clk_i   (clk_i),
+    .re_i    (rd_i),
+    .raddr_i (rd_set_i),
+    .rdata_o (rdata),
+    .we_i    (u1_valid_q),
+    .waddr_i (wr_set),
+    .wdata_i (wr_data),
+    .wmask_i (wr_mask)
+  );
+
+  // The word read last cycle, with that cycle's write applied.
+  logic              w1_valid_q;
+  logic [SetW-1:0]   w1_set_q, rd_set_q;
+  logic [StateW-1:0] w1_mask_q, w1_data_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w1_valid_q <= 1'b0;
+      {w1_set_q, rd_set_q, w1_mask_q, w1_data_q} <= '0;
+    end else begin
+      w1_valid_q <= u1_valid_q;
+      w1_set_q   <= wr_set;
+      w1_mask_q  <= wr_mask;
+      w1_data_q  <= wr_data;
+      if (rd_i) rd_set_q <= rd_set_i;
+    end
+  end
+  assign word = patch(rdata, w1_valid_q && w1_set_q == rd_set_q, w1_mask_q, w1_data_q);
+
+  // ---- victim view: valid and pinned now, the rest from the word read last cycle
+  assign vict_valid_o  = valid_q[first_line(vict_set_i) +: Ways];
+  assign vict_pinned_o = pinned_q[first_line(vict_set_i) +: Ways];
+  assign vict_dirty_o  = word[DirtyAt +: Ways] & vict_valid_o;
+  assign vict_held_o   = word[HeldAt +: Ways] & vict_valid_o;
+  assign vict_plru_o   = word[PlruAt +: PlruW];
+  assign vict_lru_o    = word[LruAt +: LruW];
+
+  // ---- maintenance view: the scan keeps its set's word, applying every later write
+  logic              sc_rd_q, sc_valid_q;
+  logic [SetW-1:0]   sc_rd_set_q, sc_set_q;
+  logic [StateW-1:0] sc_word_q, sc_base;
+  assign sc_base = sc_rd_q ? word : sc_word_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sc_rd_q    <= 1'b0;
+      sc_valid_q <= 1'b0;
+      {sc_rd_set_q, sc_set_q, sc_word_q} <= '0;
+    end else begin
+      sc_rd_q   <= rd_scan_i;
+      sc_word_q <= patch(sc_base, u1_valid_q && wr_set == (sc_rd_q ? sc_rd_set_q : sc_set_q),
+                         wr_mask, wr_data);
+      if (rd_scan_i) sc_rd_set_q <= rd_set_i;
+      if (sc_rd_q) begin
+        sc_valid_q <= 1'b1;
+        sc_set_q   <= sc_rd_set_q;
+      end
+    end
+  end
+  logic [WayW-1:0] scan_way;
+  assign scan_way     = scan_line_i[WayW-1:0];
   assign scan_valid_o = valid_q[scan_line_i];
-  assign scan_dirty_o = dirty_q[scan_line_i];
+  assign scan_dirty_o = scan_valid_o && sc_word_q[DirtyAt + 32'(scan_way)];
+  // A fill's line is valid since the cycle before, and its word is written at this
+  // edge: the scan looks again next cycle. (A request's write in P1 is not waited for:
+  // a line written in the cycle the scan passes is not in that SYNC, as before.)
+  assign scan_busy_o  = u1_fill_q && u1_line_q == scan_line_i;
   assign valid_o      = valid_q;
 
   // ---- the random policy's LFSR: x^16 + x^14 + x^13 + x^11 + 1 (maximal length),
@@ -266,6 +336,41 @@ module qpm_cache_lines #(
     if (!rst_ni) lfsr_q <= 16'hace1;
     else         lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
   end
+
+`ifndef SYNTHESIS
+  // The RAM's words in flip-flops beside it, for the checks only.
+  logic rd_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) rd_q <= 1'b0;
+    else         rd_q <= rd_i;
+  end
+  qpm_state_shadow #(
+    .Sets   (Sets),
+    .Ways   (Ways),
+    .StateW (StateW)
+  ) u_shadow (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .valid_i      (valid_q),
+    .we_i         (u1_valid_q),
+    .wset_i       (wr_set),
+    .wmask_i      (wr_mask),
+    .wdata_i      (wr_data),
+    .wfill_i      (u1_fill_q),
+    .wway_i       (wr_way),
+    .word_valid_i (rd_q),
+    .word_set_i   (rd_set_q),
+    .word_i       (word),
+    .kept_valid_i (sc_valid_q),
+    .kept_set_i   (sc_set_q),
+    .kept_i       (sc_word_q)
+  );
+  // One update of the RAM a cycle: the pipe keeps a fill, a read-out and a hit apart.
+  `QPM_ASSERT(OneStateWrite_A, $onehot0({fill_i, clean_i, touch_i}))
+  // P1's additions are for the line P0 registered: a request's, or a fill's.
+  `QPM_ASSERT_IMPL(StateP1Line_A, dirty_p1_i || hold_p1_i,
+                   u1_valid_q && !u1_clean_q && dirty_p1_line_i == u1_line_q)
+`endif
 
 `ifdef FORMAL
   // ---- proof properties (formal/cache.toml, docs/formal.md), each under its proof's

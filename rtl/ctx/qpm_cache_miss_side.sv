@@ -165,7 +165,7 @@ module qpm_cache_miss_side #(
   logic [SetW-1:0] vict_set;
   logic vict_step;
   logic [Ways*TagW-1:0] vict_tags;
-  logic [WayW-1:0] vict_take_way;
+  logic [SetW-1:0] vict_take_set;
   logic vict_valid;
   logic [WayW-1:0] vict_way;
 
@@ -210,13 +210,13 @@ module qpm_cache_miss_side #(
     .look_pinned_o        (look_pinned_o),
     .look_pinned_in_set_o (look_pinned_in_set_o),
     .vict_step_i          (vict_step),
-    .vict_mshr_i          (vict_mshr),
     .vict_set_i           (vict_set),
+    .vict_take_i          (vict_take_o),
+    .vict_mshr_i          (vict_mshr),
+    .vict_take_set_i      (vict_take_set),
     .vict_reserved_i      (vict_reserved),
     .vict_found_o         (vict_found),
     .vict_way_o           (vict_way),
-    .vict_take_i          (vict_take_o),
-    .vict_take_way_i      (vict_take_way),
     .vict_take_ok_o       (vict_take_ok_o),
     .vict_valid_o         (vict_valid),
     .vict_dirty_o         (vict_dirty),
@@ -294,14 +294,14 @@ module qpm_cache_miss_side #(
     .status_o          (replay_status_o),
     .status_fatal_o    (replay_fatal_o),
     .status_way_o      (replay_way),
-    .vict_set_o        (vict_set),
-    .vict_reserved_o   (vict_reserved),
     .vict_step_o       (vict_step),
+    .vict_set_o        (vict_set),
+    .vict_take_o       (vict_take_o),
     .vict_mshr_o       (vict_mshr),
+    .vict_take_set_o   (vict_take_set),
+    .vict_reserved_o   (vict_reserved),
     .vict_found_i      (vict_found),
     .vict_way_i        (vict_way),
-    .vict_take_o       (vict_take_o),
-    .vict_take_way_o   (vict_take_way),
     .vict_take_ok_i    (vict_take_ok_o),
     .vict_valid_i      (vict_valid),
     .vict_dirty_i      (vict_dirty),

@@ -8,12 +8,15 @@
 //   qpm_evict_trap     EVICT_POLICY TRAP: the same choice asked of software first
 //   qpm_victim_guard   a miss the pipe's writes keep from its victim drains the pipe
 //
-// The lines the pipe writes this cycle (P0's looked-up line, P1's line) are never
-// taken as victims: their write would land after the miss register took the way. The
-// choice (vict_step_i) is registered by the miss register and taken a step later
-// (vict_take_i), after a re-check of that one way that includes P0's line: the choice
-// itself excludes only P1's line, a register, so no path runs from the pipe's decision
-// through the policy's choice (docs/qp-cache.md, "Victim").
+// A miss register's victim step (vict_step_i) reads its set: the tags' victim copy and
+// the line state's RAM, in the cycle it is scheduled. In the next cycle (vict_take_i,
+// the register held out of the schedule) the set is at hand and the register decides:
+// the policy's choice among the eligible ways, then the take of that way if the pipe's
+// P0 does not change it now. The lines the pipe writes (P0's looked-up line, P1's line)
+// are never taken: their write would land after the miss register took the way. The
+// choice excludes only P1's line, a register, and the line state it reads is registered
+// too, so no path runs from the pipe's decision through the policy's choice; only the
+// last compare with P0's line is on it (docs/qp-cache.md, "Victim").
 module qpm_cache_tags #(
   parameter int unsigned Sets  = 64,
   parameter int unsigned Ways  = 4,
@@ -43,19 +46,19 @@ module qpm_cache_tags #(
   output logic [LineW-1:0]     look_line_o,
   output logic                 look_pinned_o,
   output logic [WayW:0]        look_pinned_in_set_o,
-  // the victim step of the miss register scheduled this cycle, and its answer
+  // the victim step of the miss register scheduled this cycle: its set is read
   input  logic                 vict_step_i,
-  input  logic [MshrW-1:0]     vict_mshr_i,
   input  logic [SetW-1:0]      vict_set_i,
-  input  logic [Ways-1:0]      vict_reserved_i,     // ways miss registers own: no victims
-  output logic                 vict_found_o,
-  output logic [WayW-1:0]      vict_way_o,
-  // the take step of the miss register scheduled this cycle, and its answer
+  // the decision of the register that stepped in the cycle before, and its answer
   input  logic                 vict_take_i,
-  input  logic [WayW-1:0]      vict_take_way_i,
-  output logic                 vict_take_ok_o,      // the way may still go now
-  output logic                 vict_valid_o,        // the taken way's line: valid ...
-  output logic                 vict_dirty_o,        // ... dirty; the set's tags next cycle:
+  input  logic [MshrW-1:0]     vict_mshr_i,
+  input  logic [SetW-1:0]      vict_take_set_i,
+  input  logic [Ways-1:0]      vict_reserved_i,     // ways miss registers own: no victims
+  output logic                 vict_found_o,        // a way may go ...
+  output logic [WayW-1:0]      vict_way_o,          // ... this one
+  output logic                 vict_take_ok_o,      // ... and P0 does not change it now
+  output logic                 vict_valid_o,        // its line: valid ...
+  output logic                 vict_dirty_o,        // ... dirty; the set's tags:
   output logic [Ways*TagW-1:0] vict_tags_o,
   output logic                 vict_owed_o,         // no victim step this cycle
   output logic                 drain_o,             // a miss starved by the pipe: drain it
@@ -106,11 +109,11 @@ module qpm_cache_tags #(
   logic                       sel_found;
   logic [Ways-1:0]            look_match;
   logic [Lines-1:0]           line_valid;
-  logic                       step_read;
+  logic                       rd, rd_scan, scan_tag_ok, scan_busy;
+  logic [SetW-1:0]            rd_set;
 
-  // Fills write both tag copies (the port's and the victim copy); a take reads the victim
-  // copy for its victim's QPN, and a choice the trap may ask about for the question.
-  assign step_read = vict_take_i || (vict_step_i && policy_i == qpm_pkg::EvictTrap);
+  // Fills write both tag copies (the port's and the victim copy); a victim step reads
+  // the victim copy for the decision's victim QPN and trap question.
   qpm_tag_views #(
     .Sets (Sets),
     .Ways (Ways)
@@ -121,13 +124,13 @@ module qpm_cache_tags #(
     .fill_set_i        (fill_line_i[LineW-1 -: SetW]),
     .fill_way_i        (fill_line_i[WayW-1:0]),
     .fill_tag_i        (fill_tag_i),
-    .step_read_i       (step_read),
+    .step_read_i       (vict_step_i),
     .step_set_i        (vict_set_i),
     .step_word_o       (vict_tags_o),
     .owed_o            (vict_owed_o),
     .scan_want_i       (scan_want_i),
     .scan_line_i       (scan_line_i),
-    .scan_ok_o         (scan_ok_o),
+    .scan_ok_o         (scan_tag_ok),
     .scan_qpn_o        (scan_qpn_o),
     .mark_valid_i      (mark_valid_i),
     .mark_qpn_i        (mark_qpn_i),
@@ -137,7 +140,10 @@ module qpm_cache_tags #(
     .look_replay_way_i (look_replay_way_i),
     .look_mark_i       (look_mark_i),
     .look_port_tags_i  (look_port_tags_i),
-    .look_match_o      (look_match)
+    .look_match_o      (look_match),
+    .rd_o              (rd),
+    .rd_set_o          (rd_set),
+    .rd_scan_o         (rd_scan)
   );
 
   qpm_cache_lines #(
@@ -152,7 +158,10 @@ module qpm_cache_tags #(
     .look_line_o          (look_line_o),
     .look_pinned_o        (look_pinned_o),
     .look_pinned_in_set_o (look_pinned_in_set_o),
-    .vict_set_i           (vict_set_i),
+    .rd_i                 (rd),
+    .rd_set_i             (rd_set),
+    .rd_scan_i            (rd_scan),
+    .vict_set_i           (vict_take_set_i),
     .vict_valid_o         (set_valid),
     .vict_dirty_o         (set_dirty),
     .vict_pinned_o        (set_pinned),
@@ -163,14 +172,12 @@ module qpm_cache_tags #(
     .scan_line_i          (scan_line_i),
     .scan_valid_o         (scan_valid_o),
     .scan_dirty_o         (scan_dirty_o),
+    .scan_busy_o          (scan_busy),
     .valid_o              (line_valid),
     .touch_i              (touch_i),
     .dirty_i              (dirty_i),
     .pin_i                (pin_i),
     .pin_value_i          (pin_value_i),
-    .dirty_p1_i           (dirty_p1_i),
-    .dirty_p1_line_i      (p1_line_i),
-    .hold_p1_i            (hold_p1_i),
     .reserve_i            (reserve_i),
     .reserve_line_i       (reserve_line_i),
     .fill_i               (fill_i),
@@ -178,18 +185,21 @@ module qpm_cache_tags #(
     .fill_hold_i          (fill_hold_i),
     .clean_i              (clean_i),
     .drop_i               (drop_i),
-    .maint_line_i         (scan_line_i)
+    .maint_line_i         (scan_line_i),
+    .dirty_p1_i           (dirty_p1_i),
+    .dirty_p1_line_i      (p1_line_i),
+    .hold_p1_i            (hold_p1_i)
   );
 
   // P1's line is kept out of the choice; P0's line only out of the take.
   always_comb begin
     for (int unsigned w = 0; w < Ways; w++) begin
-      set_excl[w] = excl_p1_i && p1_line_i == LineW'({vict_set_i, WayW'(w)});
+      set_excl[w] = excl_p1_i && p1_line_i == LineW'({vict_take_set_i, WayW'(w)});
     end
   end
   logic take_p0_busy;
-  assign take_p0_busy   = excl_i && look_line_o == LineW'({vict_set_i, vict_take_way_i});
-  assign vict_take_ok_o = vict_take_i && set_eligible[vict_take_way_i] && !take_p0_busy;
+  assign take_p0_busy   = excl_i && look_line_o == LineW'({vict_take_set_i, vict_way_o});
+  assign vict_take_ok_o = vict_take_i && vict_found_o && !take_p0_busy;
 
   qpm_victim_select #(
     .Ways (Ways)
@@ -217,9 +227,9 @@ module qpm_cache_tags #(
     .rst_ni      (rst_ni),
     .policy_i    (policy_i),
     .timeout_i   (trap_timeout_i),
-    .step_i      (vict_step_i),
+    .step_i      (vict_take_i),
     .step_mshr_i (vict_mshr_i),
-    .set_i       (vict_set_i),
+    .set_i       (vict_take_set_i),
     .valid_i     (set_valid),
     .dirty_i     (set_dirty),
     .pinned_i    (set_pinned),
@@ -244,20 +254,23 @@ module qpm_cache_tags #(
   ) u_guard (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .step_i       (vict_step_i),
+    .step_i       (vict_take_i),
     .step_found_i (sel_found),
-    .take_i       (vict_take_i),
+    .take_i       (vict_take_i && vict_found_o),
     .take_ok_i    (vict_take_ok_o),
     .mshr_i       (vict_mshr_i),
-    .take_way_i   (vict_take_way_i),
+    .take_way_i   (vict_way_o),
     .pinned_i     (set_pinned),
     .reserved_i   (vict_reserved_i),
     .excl_p1_i    (set_excl),
     .drain_o      (drain_o)
   );
 
-  assign vict_valid_o = set_valid[vict_take_way_i];
-  assign vict_dirty_o = set_dirty[vict_take_way_i];
+  // The scan's line is at hand: its tag, and its state unless P1 writes it now.
+  assign scan_ok_o = scan_tag_ok && !scan_busy;
+
+  assign vict_valid_o = set_valid[vict_way_o];
+  assign vict_dirty_o = set_dirty[vict_way_o];
 
 `ifndef SYNTHESIS
   // The tags in flip-flops beside the RAM copies, for the checks only.
@@ -275,7 +288,7 @@ module qpm_cache_tags #(
     .look_qpn_i   (look_qpn_i),
     .look_hit_i   (look_hit_o),
     .look_line_i  (look_line_o),
-    .step_read_i  (step_read),
+    .step_read_i  (vict_step_i),
     .step_set_i   (vict_set_i),
     .step_word_i  (vict_tags_o),
     .scan_ok_i    (scan_ok_o),

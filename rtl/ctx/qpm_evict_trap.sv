@@ -7,7 +7,7 @@
 // on). One question is out at a time: a miss of another register that needs one waits
 // for the slot. The question carries a tag, the set, and per way its QPN, valid, dirty,
 // pinned and eligible bits as they were when asked; the answer {tag, way} is used only
-// after a re-check against the set as it is when the register is next scheduled (the way
+// after a re-check against the set as it is when the register next decides (the way
 // may have become pinned, reserved or busy meanwhile): an answer that names a way that
 // may not go now is rejected (counted) and the hardware's choice (tree-PLRU) is taken.
 // With no answer timeout_i cycles after the question was raised, the hardware's choice
@@ -18,9 +18,10 @@
 // even taken the last question (no agent, or a stuck one), a miss does not wait: it
 // takes the hardware's choice at once (counted as a timeout).
 // The question is a valid/ready output held stable until taken; the answer port has no
-// ready (an answer is taken, used or dropped, in the cycle it arrives). It is raised the
-// cycle after the claim, when the set's tags come from the victim copy of the tags in RAM
-// (qpm_tag_views, read by the claiming step); the timeout counts from then.
+// ready (an answer is taken, used or dropped, in the cycle it arrives). The register
+// decides with its set read in the cycle before (qpm_cache_tags: the tags' victim copy
+// and the line state's RAM), so the question is complete when claimed; it is raised the
+// cycle after the claim, and the timeout counts from then.
 `include "qpm_assert.svh"
 
 module qpm_evict_trap #(
@@ -40,7 +41,7 @@ module qpm_evict_trap #(
   input  logic                 rst_ni,
   input  logic [1:0]           policy_i,
   input  logic [15:0]          timeout_i,
-  // the victim step of the miss register scheduled this cycle
+  // the victim decision of a miss register this cycle
   input  logic                 step_i,
   input  logic [MshrW-1:0]     step_mshr_i,
   input  logic [SetW-1:0]      set_i,
@@ -49,7 +50,7 @@ module qpm_evict_trap #(
   input  logic [Ways-1:0]      dirty_i,
   input  logic [Ways-1:0]      pinned_i,
   input  logic [Ways-1:0]      eligible_i,
-  input  logic [Ways*TagW-1:0] tags_i,        // the set's tags, the cycle after the step
+  input  logic [Ways*TagW-1:0] tags_i,        // the set's tags
   input  logic                 sel_found_i,
   input  logic [WayW-1:0]      sel_way_i,
   // to the miss registers
@@ -100,7 +101,7 @@ module qpm_evict_trap #(
     end
   end
 
-  // The question as the set is now; its tags come next cycle (ask_q).
+  // The question as the set is now.
   logic [ReqW-1:0] req_d;
   always_comb begin
     req_d = '0;
@@ -108,7 +109,7 @@ module qpm_evict_trap #(
     req_d[ReqW-ReqTagW-1 -: SetW]     = set_i;
     for (int unsigned w = 0; w < Ways; w++) begin
       req_d[w*WayInfoW +: WayInfoW] = {eligible_i[w], pinned_i[w], dirty_i[w], valid_i[w],
-                                       TagW'(0), set_i};
+                                       tags_i[w*TagW +: TagW], set_i};
     end
   end
 
@@ -145,9 +146,6 @@ module qpm_evict_trap #(
       if (ask_q) begin
         req_valid_q <= 1'b1;
         timer_q     <= '0;
-        for (int unsigned w = 0; w < Ways; w++) begin
-          req_q[w*WayInfoW + SetW +: TagW] <= tags_i[w*TagW +: TagW];
-        end
       end
       if (claim) begin
         busy_q      <= 1'b1;

@@ -3,13 +3,14 @@
 //
 // A miss register follows one missing QPN from its first request until its parked
 // requests have replayed:
-//   Dir -> [DirReq -> DirWait] -> Victim -> VictTake -> [WbTag -> WbRead] -> FillReq
-//       -> FillWait -> Replay
+//   Dir -> [DirReq -> DirWait] -> Victim -> [WbRead] -> FillReq -> FillWait -> Replay
 // Dir looks the page up in the directory cache, else reads the entry; an unmapped page
 // replays at once (CtxUnmapped) and never takes a way, so a refusal evicts nothing (SPEC
-// §3.2, issue 27 item 6). Victim chooses and VictTake reserves a way; a dirty victim goes
-// on to WbTag (its QPN comes from the tag RAM, read by the take) and WbRead, which reads
-// it out of the data RAM into the write-back buffer and moves
+// §3.2, issue 27 item 6). Victim's step reads the set (the tags' victim copy and the
+// line state's RAM); in the next cycle, held out of the schedule, the register decides
+// with the set at hand: it chooses a way and reserves it, or stays in Victim to choose
+// again (qpm_cache_tags). A dirty victim (its QPN from the tags read) goes on to
+// WbRead, which reads it out of the data RAM into the write-back buffer and moves
 // on at once (the write-back does not delay the fill, SPEC §11); FillReq reads the QPC.
 // A walk never gives up (docs/events.md, "Memory faults"): a failed directory read is
 // sent again, and so is a failed QPC read, whose fill then lands marked fatal
@@ -76,19 +77,20 @@ module qpm_mshr_file #(
   output qpm_pkg::ctx_status_e    status_o,        // of register status_idx_i
   output logic                    status_fatal_o,  // ... whose QPC read failed first
   output logic [WayW-1:0]         status_way_o,    // ... and whose way its QPN is on
-  // victim choice for the scheduled register's set
+  // the victim step: the scheduled register's set is read ...
+  output logic                    vict_step_o,
   output logic [SetW-1:0]         vict_set_o,
+  // ... and it decides in the next cycle, with the set at hand
+  output logic                    vict_take_o,
+  output logic [MshrW-1:0]        vict_mshr_o,
+  output logic [SetW-1:0]         vict_take_set_o,
   output logic [Ways-1:0]         vict_reserved_o, // its ways registers own: no victims
-  output logic                    vict_step_o,     // scheduled in Victim: vict_mshr_o
-  output logic [MshrW-1:0]        vict_mshr_o,     // chooses a way ...
-  input  logic                    vict_found_i,
-  input  logic [WayW-1:0]         vict_way_i,
-  output logic                    vict_take_o,     // ... and, scheduled in VictTake,
-  output logic [WayW-1:0]         vict_take_way_o, // takes it if it may still go now
-  input  logic                    vict_take_ok_i,
-  input  logic                    vict_valid_i,    // the taken way holds a QPC ...
+  input  logic                    vict_found_i,    // a way may go ...
+  input  logic [WayW-1:0]         vict_way_i,      // ... this one
+  input  logic                    vict_take_ok_i,  // ... and P0 does not change it now
+  input  logic                    vict_valid_i,    // the way holds a QPC ...
   input  logic                    vict_dirty_i,    // ... that must be written back
-  input  logic [Ways*TagW-1:0]    vict_tags_i,     // the set's tags, the cycle after a take
+  input  logic [Ways*TagW-1:0]    vict_tags_i,     // the set's tags
   input  logic                    vict_owed_i,     // no victim step this cycle
   output logic                    reserve_o,
   output logic [LineW-1:0]        reserve_line_o,
@@ -165,7 +167,7 @@ module qpm_mshr_file #(
   logic [SeqW-1:0]           m_enq_q    [Mshrs];
   logic [SeqW-1:0]           m_deq_q    [Mshrs];
   logic [Mshrs-1:0]          m_waited_q, m_fatal_q;
-  logic [Mshrs-1:0]          m_busy, m_replay, m_victim_out, m_wb_tag, m_owns;
+  logic [Mshrs-1:0]          m_busy, m_replay, m_victim_out, m_owns;
   logic [Mshrs*QpnW-1:0]     m_qpn_flat, m_vqpn_flat;
   logic [Mshrs*WayW-1:0]     m_way_flat;
 
@@ -176,6 +178,19 @@ module qpm_mshr_file #(
   // scheduler's path.
   logic [60:0]      alloc_addr;
   assign alloc_addr = 61'((qpt_base_i >> 3) + 64'(alloc_qpn_i[QpnW-1:PageBits]));
+
+  // The register whose Victim step read its set last cycle decides now.
+  logic             dec_q;
+  logic [MshrW-1:0] dec_idx_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dec_q     <= 1'b0;
+      dec_idx_q <= '0;
+    end else begin
+      dec_q     <= vict_step_o;
+      dec_idx_q <= sched;
+    end
+  end
 
   for (genvar g = 0; g < Mshrs; g++) begin : gen_mshr
     qpm_mshr_reg #(
@@ -192,19 +207,20 @@ module qpm_mshr_file #(
       .park_i       (park_i && park_idx_i == MshrW'(g)),
       .deq_i        (deq_i && deq_idx_i == MshrW'(g)),
       .step_i       (sched_any && sched == MshrW'(g)),
+      .walk_hit_i   (walk_hit),
+      .walk_page_i  (walk_page),
+      .ret_take_i   (ret_take_o),
+      .decide_i     (dec_q && dec_idx_q == MshrW'(g)),
       .vict_found_i (vict_found_i),
       .vict_way_i   (vict_way_i),
       .take_ok_i    (vict_take_ok_i),
       .take_room_i  (take_room),
       .vict_valid_i (vict_valid_i),
       .vict_dirty_i (vict_dirty_i),
-      .walk_hit_i   (walk_hit),
-      .walk_page_i  (walk_page),
-      .ret_take_i   (ret_take_o),
+      .vict_tags_i  (vict_tags_i),
       .rsp_i        (mem_rsp_valid_i && mem_rsp_idx_i == MshrW'(g)),
       .rsp_error_i  (mem_rsp_error_i),
       .rsp_word_i   (mem_rsp_word_i),
-      .vict_tags_i  (vict_tags_i),
       .state_o      (m_state_q[g]),
       .qpn_o        (m_qpn_q[g]),
       .way_o        (m_way_q[g]),
@@ -220,7 +236,6 @@ module qpm_mshr_file #(
       .victim_out_o (m_victim_out[g])
     );
     assign m_replay[g]                 = m_state_q[g] == qpm_pipe_pkg::MReplay;
-    assign m_wb_tag[g]                 = m_state_q[g] == qpm_pipe_pkg::MWbTag;
     assign m_qpn_flat[g*QpnW +: QpnW]  = m_qpn_q[g];
     assign m_vqpn_flat[g*QpnW +: QpnW] = m_vqpn_q[g];
     assign m_way_flat[g*WayW +: WayW]  = m_way_q[g];
@@ -269,7 +284,7 @@ module qpm_mshr_file #(
     .locked_o       (m_locked),
     .owns_i         (m_owns),
     .way_i          (m_way_flat),
-    .vict_set_i     (vict_set_o),
+    .vict_set_i     (vict_take_set_o),
     .vict_reserved_o(vict_reserved_o)
   );
   assign park_seq_o = m_enq_q[park_idx_i];
@@ -282,17 +297,16 @@ module qpm_mshr_file #(
   end
 
   // ---- the scheduler: which register takes the shared step (qpm_mshr_sched)
-  logic [Mshrs-1:0] in_victim, in_take, in_wbread, in_dir, in_dirreq, in_fillreq, hold;
+  logic [Mshrs-1:0] in_victim, in_wbread, in_dir, in_dirreq, in_fillreq, hold;
   for (genvar g = 0; g < Mshrs; g++) begin : gen_in
-    assign in_victim[g]  = m_state_q[g] == qpm_pipe_pkg::MVictim || m_state_q[g] == qpm_pipe_pkg::MVictTake;
-    assign in_take[g]    = m_state_q[g] == qpm_pipe_pkg::MVictTake;
-    assign in_wbread[g]  = m_state_q[g] == qpm_pipe_pkg::MWbRead || m_state_q[g] == qpm_pipe_pkg::MWbTag;
+    assign in_victim[g]  = m_state_q[g] == qpm_pipe_pkg::MVictim;
+    assign in_wbread[g]  = m_state_q[g] == qpm_pipe_pkg::MWbRead;
     assign in_dir[g]     = m_state_q[g] == qpm_pipe_pkg::MDir;
     assign in_dirreq[g]  = m_state_q[g] == qpm_pipe_pkg::MDirReq;
     assign in_fillreq[g] = m_state_q[g] == qpm_pipe_pkg::MFillReq;
-    // A register reading its victim's QPN waits a cycle; so do the victim steps while a
-    // mark or the maintenance scan is owed the tag RAM's read (qpm_tag_views).
-    assign hold[g]       = m_state_q[g] == qpm_pipe_pkg::MWbTag || (vict_owed_i && in_victim[g]);
+    // A register deciding on its victim is not scheduled; nor are the victim steps while
+    // a mark or the maintenance scan is owed the tag RAM's read (qpm_tag_views).
+    assign hold[g]       = (dec_q && dec_idx_q == MshrW'(g)) || (vict_owed_i && in_victim[g]);
   end
   qpm_mshr_sched #(
     .Mshrs   (Mshrs),
@@ -301,7 +315,6 @@ module qpm_mshr_file #(
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
     .in_victim_i   (in_victim),
-    .in_take_i     (in_take),
     .in_wbread_i   (in_wbread),
     .in_dir_i      (in_dir),
     .in_dirreq_i   (in_dirreq),
@@ -316,6 +329,8 @@ module qpm_mshr_file #(
     .wb_free_cnt_i (wb_free_cnt_i),
     .sched_any_o   (sched_any),
     .sched_o       (sched),
+    .take_i        (dec_q),
+    .take_idx_i    (dec_idx_q),
     .vict_valid_i  (vict_valid_i),
     .vict_dirty_i  (vict_dirty_i),
     .take_room_o   (take_room),
@@ -329,16 +344,16 @@ module qpm_mshr_file #(
   assign s_state         = m_state_q[sched];
   assign vict_set_o      = m_qpn_q[sched][SetW-1:0];
   assign vict_step_o     = sched_any && s_state == qpm_pipe_pkg::MVictim;
-  assign vict_mshr_o     = sched;
-  assign vict_take_o     = sched_any && s_state == qpm_pipe_pkg::MVictTake;
-  assign vict_take_way_o = m_way_q[sched];
+  assign vict_take_o     = dec_q;
+  assign vict_mshr_o     = dec_idx_q;
+  assign vict_take_set_o = m_qpn_q[dec_idx_q][SetW-1:0];
   assign reserve_o       = vict_take_o && vict_take_ok_i && take_room;
-  assign reserve_line_o  = line_of(vict_set_o, vict_take_way_o);
+  assign reserve_line_o  = line_of(vict_take_set_o, vict_way_i);
   assign wbread_o        = sched_any && s_state == qpm_pipe_pkg::MWbRead;
   assign wbread_line_o   = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
   assign wbread_qpn_o    = m_vqpn_q[sched];
   assign wbread_idx_o    = sched;
-  assign victim_out_o    = m_victim_out | m_wb_tag;
+  assign victim_out_o    = m_victim_out;
   assign ret_want_o      = ret_own_valid;
   assign ret_qpn_o       = m_qpn_q[ret_own];
   assign swap_o          = ret_take_o && s_state == qpm_pipe_pkg::MWbRead;
@@ -386,7 +401,7 @@ module qpm_mshr_file #(
   assign cnt_dir_hit_o     = cnt_walk_o && walk_hit;
   assign cnt_unmapped_o    = mem_rsp_valid_i && r_state == qpm_pipe_pkg::MDirWait && !mem_rsp_error_i
                           && !mem_rsp_word_i[0];
-  assign cnt_victim_wait_o = vict_step_o && !vict_found_i && !m_waited_q[sched];
+  assign cnt_victim_wait_o = vict_take_o && !vict_found_i && !m_waited_q[dec_idx_q];
 
   logic unused_word;   // a directory entry: valid in bit 0, the page in 63:12
   assign unused_word = ^mem_rsp_word_i[11:1];

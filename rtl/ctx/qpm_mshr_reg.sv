@@ -3,10 +3,11 @@
 // of the file's events does to them. qpm_mshr_file generates Mshrs of these beside the
 // shared compares (qpm_mshr_match) and scheduler (qpm_mshr_sched), and tells each one
 // when an event is its own: the pipe allocating or parking on it, the scheduler giving
-// it the shared step, a memory response with its ID.
+// it the shared step, its victim decision in the cycle after a Victim step, a memory
+// response with its ID.
 //
-//   Dir -> [DirReq -> DirWait] -> Victim -> VictTake -> [WbTag -> WbRead] -> FillReq
-//       -> FillWait -> Replay -> Free
+//   Dir -> [DirReq -> DirWait] -> Victim -> [WbRead] -> FillReq -> FillWait -> Replay
+//       -> Free
 module qpm_mshr_reg #(
   parameter int unsigned Ways     = 4,
   parameter int unsigned SeqW     = 5,
@@ -27,21 +28,22 @@ module qpm_mshr_reg #(
   input  logic                         deq_i,
   // the shared step, given to this register; what the step found
   input  logic                         step_i,
-  input  logic                         vict_found_i,  // Victim: a way may be chosen ...
-  input  logic [WayW-1:0]              vict_way_i,    // ... this one
-  input  logic                         take_ok_i,     // VictTake: the way may still go
-  input  logic                         take_room_i,   // ... now
-  input  logic                         vict_valid_i,  // ... holding a QPC ...
-  input  logic                         vict_dirty_i,  // ... to be written back
   input  logic                         walk_hit_i,    // Dir: the directory cache's answer
   input  logic [63:12]                 walk_page_i,
   input  logic                         ret_take_i,    // the fill comes from a given-up entry
+  // the victim decision, the cycle after a Victim step (the set read by the step)
+  input  logic                         decide_i,
+  input  logic                         vict_found_i,  // a way may go ...
+  input  logic [WayW-1:0]              vict_way_i,    // ... this one
+  input  logic                         take_ok_i,     // ... P0 does not change it now
+  input  logic                         take_room_i,   // ... and it may be taken now,
+  input  logic                         vict_valid_i,  // ... holding a QPC ...
+  input  logic                         vict_dirty_i,  // ... to be written back
+  input  logic [Ways*TagW-1:0]         vict_tags_i,   // the set's tags
   // a memory response with this register's ID
   input  logic                         rsp_i,
   input  logic                         rsp_error_i,
   input  logic [63:0]                  rsp_word_i,    // a directory entry
-  // the set's tags, the cycle after a take (WbTag reads its victim's QPN there)
-  input  logic [Ways*TagW-1:0]         vict_tags_i,
   // the register
   output qpm_pipe_pkg::mshr_state_e    state_o,
   output logic [QpnW-1:0]              qpn_o,
@@ -95,28 +97,7 @@ module qpm_mshr_reg #(
     // the shared step
     if (step_i) begin
       unique case (state_q)
-        // The choice is registered and taken when next scheduled, after a re-check of
-        // that one way against the cycle it is taken in (the pipe may write it now): the
-        // choice is off the path from the pipe's decision (docs/qp-cache.md, "Victim").
-        qpm_pipe_pkg::MVictim: begin
-          if (vict_found_i) begin
-            way_d   = vict_way_i;
-            state_d = qpm_pipe_pkg::MVictTake;
-          end else begin
-            waited_d = 1'b1;
-          end
-        end
-        qpm_pipe_pkg::MVictTake: begin
-          if (!take_ok_i) begin
-            state_d = qpm_pipe_pkg::MVictim;      // choose again
-          end else if (!take_room_i) begin
-            state_d = qpm_pipe_pkg::MVictTake;    // a dirty victim waits for a promised entry
-          end else if (vict_valid_i && vict_dirty_i) begin
-            state_d = qpm_pipe_pkg::MWbTag;
-          end else begin
-            state_d = qpm_pipe_pkg::MFillReq;
-          end
-        end
+        // Victim: the file reads the set; the decision is the next cycle's (decide_i)
         qpm_pipe_pkg::MWbRead: state_d = qpm_pipe_pkg::MFillReq;  // read out this cycle
         qpm_pipe_pkg::MDir: begin
           if (walk_hit_i) begin
@@ -166,10 +147,21 @@ module qpm_mshr_reg #(
       endcase
     end
 
-    // the dirty victim's QPN, from the set's tags read by the take
-    if (state_q == qpm_pipe_pkg::MWbTag) begin
-      vqpn_d  = {vict_tags_i[32'(way_q)*TagW +: TagW], qpn_q[SetW-1:0]};
-      state_d = qpm_pipe_pkg::MWbRead;
+    // The victim decision: take the chosen way when P0 does not change it now and a
+    // dirty victim has a write-back entry promised; otherwise choose again when next
+    // scheduled. A dirty victim's QPN comes from the set's tags, read with its state.
+    if (decide_i) begin
+      if (!vict_found_i) begin
+        waited_d = 1'b1;
+      end else if (take_ok_i && take_room_i) begin
+        way_d = vict_way_i;
+        if (vict_valid_i && vict_dirty_i) begin
+          vqpn_d  = {vict_tags_i[32'(vict_way_i)*TagW +: TagW], qpn_q[SetW-1:0]};
+          state_d = qpm_pipe_pkg::MWbRead;
+        end else begin
+          state_d = qpm_pipe_pkg::MFillReq;
+        end
+      end
     end
 
     // free once its waiters have all replayed
@@ -206,7 +198,7 @@ module qpm_mshr_reg #(
   assign victim_out_o = state_q == qpm_pipe_pkg::MWbRead;
   // A register owns its way from taking it until it is free again; one whose page is
   // unmapped replays without ever taking one.
-  assign owns_o = state_q == qpm_pipe_pkg::MWbRead || state_q == qpm_pipe_pkg::MWbTag
+  assign owns_o = state_q == qpm_pipe_pkg::MWbRead
                || state_q == qpm_pipe_pkg::MFillReq || state_q == qpm_pipe_pkg::MFillWait
                || (state_q == qpm_pipe_pkg::MReplay && status_q == qpm_pkg::CtxOk);
 

@@ -3,10 +3,10 @@
 //
 // Round-robin among the registers that can step, from the register after the last one
 // served: a miss waiting for a victim way must not shut out the registers whose fills
-// would free one. A register can step in Victim and VictTake always, in Dir unless its
-// page is locked by MAP/UNMAP, in DirReq and FillReq when the read request register is
-// free (FillReq: and its QPN is no longer on its way to memory), in WbRead when a buffer
-// entry is free.
+// would free one. A register can step in Victim always (qpm_mshr_file holds it out in
+// the cycle it decides on the set its step read), in Dir unless its page is locked by
+// MAP/UNMAP, in DirReq and FillReq when the read request register is free (FillReq: and
+// its QPN is no longer on its way to memory), in WbRead when a buffer entry is free.
 //
 // Write faults (docs/qp-cache.md section 20): a register whose only hazard is a given-up
 // entry (ret_i) takes its fill from that entry instead of memory, in WbRead (swapping
@@ -15,8 +15,8 @@
 // is staged (ret_ok_i). A dirty victim is taken only with a buffer entry promised to it
 // (entries free beyond those of the registers in WbRead), or by a take-back: a register
 // that holds a way never waits for an entry, since the take-backs that free entries may
-// need that way. The maintenance engine's read-outs leave one entry for each register
-// about to take a victim.
+// need that way. The maintenance engine's read-outs leave one entry for the register
+// deciding on its victim in that cycle.
 module qpm_mshr_sched #(
   parameter int unsigned Mshrs   = 8,
   parameter int unsigned WbDepth = 2,
@@ -26,8 +26,7 @@ module qpm_mshr_sched #(
   input  logic             clk_i,
   input  logic             rst_ni,
   // the registers' states, one bit per register
-  input  logic [Mshrs-1:0] in_victim_i,    // Victim or VictTake
-  input  logic [Mshrs-1:0] in_take_i,      // VictTake
+  input  logic [Mshrs-1:0] in_victim_i,
   input  logic [Mshrs-1:0] in_wbread_i,
   input  logic [Mshrs-1:0] in_dir_i,
   input  logic [Mshrs-1:0] in_dirreq_i,
@@ -43,7 +42,9 @@ module qpm_mshr_sched #(
   // the scheduled register
   output logic             sched_any_o,
   output logic [MshrW-1:0] sched_o,
-  // its take of a victim (in VictTake)
+  // a register's take of a victim (its decision, the cycle after its Victim step)
+  input  logic             take_i,
+  input  logic [MshrW-1:0] take_idx_i,
   input  logic             vict_valid_i,   // the taken way holds a QPC ...
   input  logic             vict_dirty_i,   // ... that must be written back
   output logic             take_room_o,    // ... and may be now
@@ -77,19 +78,17 @@ module qpm_mshr_sched #(
   );
 
   localparam int unsigned PromW = $clog2(Mshrs + 1);
-  logic [PromW-1:0] promised, taking;
+  logic [PromW-1:0] promised;
   always_comb begin
     promised = '0;
-    taking   = '0;
     for (int unsigned m = 0; m < Mshrs; m++) begin
       promised += PromW'(in_wbread_i[m] && !ret_i[m]);
-      taking   += PromW'(in_take_i[m]);
     end
   end
-  assign take_room_o  = !(vict_valid_i && vict_dirty_i) || ret_i[sched_o]
+  assign take_room_o  = !(vict_valid_i && vict_dirty_i) || ret_i[take_idx_i]
                      || 32'(wb_free_cnt_i) > 32'(promised);
-  // (an entry for each register that may take a dirty victim this very cycle)
-  assign xread_room_o = 32'(wb_free_cnt_i) > 32'(promised) + 32'(taking);
+  // (an entry for the register that may take a dirty victim this very cycle)
+  assign xread_room_o = 32'(wb_free_cnt_i) > 32'(promised) + 32'(take_i);
 
   qpm_first_one #(.N(Mshrs)) u_first (.bits_i(ret_wait), .any_o(first_any), .idx_o(first));
   always_ff @(posedge clk_i or negedge rst_ni) begin

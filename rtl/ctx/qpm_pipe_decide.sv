@@ -10,6 +10,10 @@
 // SYNC and MAP/UNMAP go to the maintenance engine; an out-of-range QPN is refused; a
 // request joins the fill of its QPN under way, hits, or starts a miss.
 //
+// A hit touches its line's replacement bits (and a write or read-modify-write its dirty
+// bit) through the line state's one write in P1 (qpm_cache_lines): it waits in a cycle in
+// which a fill or a maintenance read-out takes that write (state_busy_i).
+//
 // excl_o keeps the looked-up line out of a miss register's take of its victim: only a
 // line the pipe may write this cycle (data, or its pin bit), decided from the lookup
 // alone, not from the ports' state (docs/capacity.md, "Timing proxy").
@@ -40,6 +44,7 @@ module qpm_pipe_decide #(
   input  logic                   maint_busy_i,
   input  logic                   read_port_busy_i, // a read-out takes the RAM's read port
   input  logic                   write_slot_busy_i, // a fill takes P1's write slot
+  input  logic                   state_busy_i,     // ... or a read-out the line state's
   output qpm_pipe_pkg::pipe_act_e     act_o,
   output qpm_pkg::ctx_status_e   status_o,
   output logic                   new_miss_o,       // a new miss register
@@ -65,7 +70,7 @@ module qpm_pipe_decide #(
         // Cached: the mark writes the QP fatal on its line. Not cached: the miss register
         // of its QPN takes the context back (a new one, with nothing parked on it).
         if (look_hit_i) begin
-          if (!read_port_busy_i && !write_slot_busy_i) act_o = qpm_pipe_pkg::PipeRmw;
+          if (!read_port_busy_i && !write_slot_busy_i && !state_busy_i) act_o = qpm_pipe_pkg::PipeRmw;
           excl_o = 1'b1;
         end else if (m_on_i) begin
           act_o = qpm_pipe_pkg::PipeDone;
@@ -110,24 +115,24 @@ module qpm_pipe_decide #(
         end
       end else if (look_hit_i) begin
         unique case (op_i)
-          qpm_pkg::CtxRead:  if (!read_port_busy_i)  act_o = qpm_pipe_pkg::PipeReadHit;
+          qpm_pkg::CtxRead:  if (!read_port_busy_i && !state_busy_i) act_o = qpm_pipe_pkg::PipeReadHit;
           // a write or read-modify-write is kept out of the victim's take even in a
           // cycle it waits (excl_o below)
           qpm_pkg::CtxWrite: begin
-            if (!write_slot_busy_i) act_o = qpm_pipe_pkg::PipeWriteHit;
+            if (!write_slot_busy_i && !state_busy_i) act_o = qpm_pipe_pkg::PipeWriteHit;
             excl_o = 1'b1;
           end
           qpm_pkg::CtxDp: begin
-            if (!read_port_busy_i && !write_slot_busy_i) act_o = qpm_pipe_pkg::PipeRmw;
+            if (!read_port_busy_i && !write_slot_busy_i && !state_busy_i) act_o = qpm_pipe_pkg::PipeRmw;
             excl_o = 1'b1;
           end
           qpm_pkg::CtxPin: begin
-            act_o  = qpm_pipe_pkg::PipeRespond;
+            if (!state_busy_i) act_o = qpm_pipe_pkg::PipeRespond;
             excl_o = 1'b1;
             if (!look_pinned_i && 32'(look_pinned_in_set_i) >= Ways - 1) status_o = qpm_pkg::CtxBusy;
           end
           default: begin                   // CtxUnpin, CtxPrefetch
-            act_o  = qpm_pipe_pkg::PipeRespond;
+            if (!state_busy_i) act_o = qpm_pipe_pkg::PipeRespond;
             excl_o = pin_op;
           end
         endcase

@@ -24,9 +24,7 @@ package qpm_pipe_pkg;
     MDirWait  = 4'd5,
     MFillReq  = 4'd6,
     MFillWait = 4'd7,
-    MReplay   = 4'd8,
-    MVictTake = 4'd9,
-    MWbTag    = 4'd10   // took a dirty victim: its QPN comes from the tag RAM now
+    MReplay   = 4'd8
   } mshr_state_e;
 
 endpackage

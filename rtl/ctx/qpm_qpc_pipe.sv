@@ -161,13 +161,17 @@ module qpm_qpc_pipe #(
   assign unused_r = ^r.dir_entry;
 
   // The RAM ports this cycle: a fill takes the write slot of P1; a read-out takes the
-  // read port (a miss register's first, the maintenance engine's when nothing else).
-  logic xread_go, read_port_busy, write_slot_busy;
+  // read port (a miss register's first, the maintenance engine's when nothing else). The
+  // line state's write in P1 (qpm_cache_lines) is a fill's, else a maintenance
+  // read-out's (the line is clean again), else a hit's: a maintenance read-out waits
+  // for a cycle without a fill, a hit for a cycle without either.
+  logic xread_go, read_port_busy, write_slot_busy, state_busy;
   assign wbread_ok_o     = wb_free_any_i;
-  assign xread_go        = xread_i && xread_room_i && !wbread_i;
+  assign xread_go        = xread_i && xread_room_i && !wbread_i && !fill_i;
   assign xread_ok_o      = xread_go;
   assign read_port_busy  = wbread_i || xread_go;
   assign write_slot_busy = fill_i;
+  assign state_busy      = fill_i || xread_go;
 
   // A fill that makes its QP fatal (see the header): after a failed read, or a take-back
   // of a write given up (fill_wfault_i; its line is dirty whatever the QP's state, but
@@ -219,6 +223,7 @@ module qpm_qpc_pipe #(
     .maint_busy_i       (maint_busy_i),
     .read_port_busy_i   (read_port_busy),
     .write_slot_busy_i  (write_slot_busy),
+    .state_busy_i       (state_busy),
     .act_o              (p_act),
     .status_o           (p_status),
     .new_miss_o         (p_new_miss),
@@ -302,7 +307,8 @@ module qpm_qpc_pipe #(
     .rdata_o (ram_rdata),
     .we_i    (p1_write),
     .waddr_i (p1_wline),
-    .wdata_i (p1_write_data)
+    .wdata_i (p1_write_data),
+    .wmask_i ('1)
   );
   // Each line's QPC address in memory: written by a fill, read to write the line back.
   qpm_ram_2p #(
@@ -315,7 +321,8 @@ module qpm_qpc_pipe #(
     .rdata_o (aram_rdata),
     .we_i    (p1_we && p1_wfill),
     .waddr_i (p1_wline),
-    .wdata_i (p1_waddr)
+    .wdata_i (p1_waddr),
+    .wmask_i ('1)
   );
 
   // ---------------------------------------------------------------------------------
@@ -454,7 +461,9 @@ module qpm_qpc_pipe #(
   assign p1_write      = p1_we || (p1_rmw && p1_rmw_write) || p1_mark_q;
   assign p1_write_data = p1_mark_q ? marked_qpc : !p1_rmw ? p1_wdata : rmw_qpc;
   assign dirty_p1_o    = (p1_rmw && p1_write) || p1_fatal_q;
-  assign excl_p1_o     = p1_rmw;
+  // P1 sets the line's dirty bit now for a write hit or a read-modify-write (the line
+  // state's write is in P1): kept out of a victim's take this cycle.
+  assign excl_p1_o     = p1_rmw || (p1_we && !p1_wfill);
   assign p1_line_o     = p1_wline;
   assign mem_fatal_o       = p1_notice_q || (p1_mark_q && mark_live);
   assign mem_fatal_qpn_o   = p1_fatal_qpn_q;

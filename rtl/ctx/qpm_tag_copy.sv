@@ -35,7 +35,8 @@ module qpm_tag_copy #(
       .rdata_o (rdata[w*TagW +: TagW]),
       .we_i    (fill_i && fill_way_i == WayW'(w)),
       .waddr_i (fill_set_i),
-      .wdata_i (fill_tag_i)
+      .wdata_i (fill_tag_i),
+      .wmask_i ('1)
     );
   end
 

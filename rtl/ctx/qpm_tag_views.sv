@@ -1,9 +1,10 @@
 // qpm_tag_views: the victim copy of the QP cache's tags (qpm_tag_copy) and what reads it
 // (docs/qp-cache.md section 19, "Tags in RAM"), and the match of the pipe's lookup.
 //
-// One read a cycle, in this order: a miss register's victim step (the take, for its
-// victim's QPN; a choice, under EVICT_POLICY TRAP, for the question's tags: step_word_o
-// in the next cycle), the write-back buffer's mark, the maintenance scan. The mark and
+// One read a cycle, in this order: a miss register's victim step (for its decision in
+// the next cycle: the victim's QPN, the trap question's tags: step_word_o), the
+// write-back buffer's mark, the maintenance scan. The line state's RAM (qpm_cache_lines)
+// is read in the same cycles, for the same set (rd_o), except for the mark. The mark and
 // the scan each keep the word of their set, applying every later fill, and read again
 // when their QPN or set changes. A mark or scan that lost the port to a step has it in
 // the next cycle: owed_o (a register) keeps the miss registers' victim steps back then.
@@ -49,7 +50,11 @@ module qpm_tag_views #(
   input  logic [WayW-1:0]      look_replay_way_i,
   input  logic                 look_mark_i,
   input  logic [Ways*TagW-1:0] look_port_tags_i,
-  output logic [Ways-1:0]      look_match_o
+  output logic [Ways-1:0]      look_match_o,
+  // the read of this cycle, for the line state's RAM (not a mark's)
+  output logic                 rd_o,
+  output logic [SetW-1:0]      rd_set_o,
+  output logic                 rd_scan_o
 );
 
   logic [Ways*TagW-1:0] word, mark_word_q, mark_word_d, scan_word_q, scan_word_d;
@@ -78,6 +83,9 @@ module qpm_tag_views #(
     .word_o     (word)
   );
   assign step_word_o = word;
+  assign rd_o        = step_read_i || scan_go;
+  assign rd_set_o    = step_read_i ? step_set_i : scan_set;
+  assign rd_scan_o   = scan_go;
 
   // The kept words: read last cycle, or kept, with this cycle's fill.
   qpm_tag_patch #(.Ways(Ways), .TagW(TagW)) u_patch_mark (

@@ -187,7 +187,8 @@ module qpm_wb_buffer #(
     .rdata_o (rdata),
     .we_i    (load_i),
     .waddr_i (load_idx_i),
-    .wdata_i ({load_addr_i, load_data_i})
+    .wdata_i ({load_addr_i, load_data_i}),
+    .wmask_i ('1)
   );
 
   assign mem_req_valid_o = stg_valid_q;

@@ -158,6 +158,7 @@ class VerilatedDut : public Dut {
 
   // The line is found through the tags' simulation shadow (qpm_tag_shadow): the tags
   // themselves are in RAM, one instance per way, and the shadow is checked against them.
+  // Its dirty bit is in the line state's RAM, a word per set (qpm_cache_lines).
   bool backdoor_write_cached_qpc(uint32_t qpn, const BitVec &qpc) override {
     auto *root = top_->rootp;
     const uint32_t set = qpn % sets_;
@@ -169,7 +170,9 @@ class VerilatedDut : public Dut {
         continue;
       }
       copy_in(qpc, root->qpm_top__DOT__u_qpc_cache__DOT__u_data__DOT__u_pipe__DOT__u_data_ram__DOT__mem_q[line]);
-      set_bit(root->qpm_top__DOT__u_qpc_cache__DOT__u_miss__DOT__u_tags__DOT__u_lines__DOT__dirty_q, line);
+      // dirty: bit `way` of the set's word in the line state's RAM (qpm_cache_lines)
+      auto &state = root->qpm_top__DOT__u_qpc_cache__DOT__u_miss__DOT__u_tags__DOT__u_lines__DOT__u_state_ram__DOT__mem_q[set];
+      state = static_cast<std::remove_reference_t<decltype(state)>>(state | (1u << way));
       return true;
     }
     return false;
