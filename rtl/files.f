@@ -24,6 +24,7 @@ rtl/cmd/qpm_state_enforcer.sv
 rtl/cmd/qpm_cmd_exec.sv
 rtl/cmd/qpm_pf_ahead.sv
 rtl/cmd/qpm_cmd_prefetch.sv
+rtl/cmd/qpm_cmd_limits.sv
 rtl/cmd/qpm_cmd_unit.sv
 rtl/ctx/qpm_qpc_reset.sv
 rtl/ctx/qpm_dir_table.sv

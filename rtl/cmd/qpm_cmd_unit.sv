@@ -115,9 +115,7 @@ module qpm_cmd_unit #(
   // ---------------------------------------------------------------------------------
   logic is_qp_cmd, dir_in_range, page_aligned;
   assign is_qp_cmd = qpm_pkg::is_qp_opcode(cmd_q.opcode);
-  // The QPN limit and the page mapping are checked where the contexts live (the cache).
-  // Directory entries cover QPN_LIMIT, a partial last page included.
-  assign dir_in_range = cmd_q.dir_index < ((qpn_limit_i + ((32'd1 << PageBits) - 32'd1)) >> PageBits);
+  // QPN_LIMIT and page mappings are checked in the cache; MAP/UNMAP's range here (below).
   assign page_aligned = cmd_q.page_address[PageAlignBits-1:0] == '0;
   // ---------------------------------------------------------------------------------
   // Execute: decide a QP command on the context read (qpc_q; qpm_cmd_exec)
@@ -157,14 +155,16 @@ module qpm_cmd_unit #(
   assign dma_busy  = qpc_q.dma_inflight != '0;
   assign rst_waits = is_reset && dma_busy && rst_timer_q < reset_timeout_i;
 
-  // PORT_FAULT: the scan's next QPN and next page.
-  logic          pf_cmd, pf_last;
+  // PORT_FAULT: the scan's next QPN and next page; the compares with QPN_LIMIT (and the
+  // directory's range check) registered a cycle ahead.
+  logic          pf_cmd, pf_last, pf_page_last;
   logic [31:0]   pf_next_qpn, pf_next_page;
   assign pf_cmd  = cmd_q.opcode == qpm_pkg::OpPortFault;
-  assign pf_next_qpn  = cmd_q.qpn + 32'd1;
-  assign pf_next_page = (cmd_q.qpn | ((32'd1 << PageBits) - 32'd1)) + 32'd1;
-  assign pf_last      = pf_next_qpn >= qpn_limit_i;
-
+  qpm_cmd_limits #(.PageBits(PageBits)) u_limits (
+    .clk_i (clk_i), .rst_ni (rst_ni), .qpn_limit_i (qpn_limit_i), .qpn_i (cmd_q.qpn),
+    .dir_index_i (cmd_q.dir_index), .dir_in_range_o (dir_in_range), .pf_last_o (pf_last),
+    .pf_page_last_o (pf_page_last), .pf_next_qpn_o (pf_next_qpn), .pf_next_page_o (pf_next_page)
+  );
 
   // ---------------------------------------------------------------------------------
   // The FSM
@@ -273,7 +273,7 @@ module qpm_cmd_unit #(
         if (!ev_pending_q && !pf_hold) begin
           pf_restart = 1'b1;
           ctx_op_d = qpm_pkg::CtxRead;
-          fsm_d    = (cmd_q.qpn >= qpn_limit_i) ? Respond : CtxRequest;
+          fsm_d    = (qpn_limit_i <= 32'd2) ? Respond : CtxRequest;   // cmd_q.qpn is 2
         end
       end
 
@@ -293,7 +293,7 @@ module qpm_cmd_unit #(
           end else if (ctx_rsp_i.status == qpm_pkg::CtxUnmapped) begin
             cmd_d.qpn  = pf_next_page;
             pf_restart = 1'b1;
-            if (pf_next_page >= qpn_limit_i) fsm_d = Respond;
+            if (pf_page_last) fsm_d = Respond;
           end else if (ctx_op_q == qpm_pkg::CtxRead) begin
             qpc_d = ctx_rsp_i.rdata;
             fsm_d = Execute;

@@ -248,6 +248,14 @@ module qpm_wb_buffer #(
                      || (valid_q[g] && gu_q[g] && later_q[g]);
   end
   assign cnt_given_up_o = give_up != '0;
+  // The announced entry leaves (dropped[ann_idx_q] without its give-up term: the entry
+  // is given up already, so no answer of its can give it up again, GiveUpNotAnnounced_A;
+  // the try count's add and compare stay off the announcement's path).
+  logic ann_dropped;
+  assign ann_dropped = (alloc_i && same_gu && same_idx == ann_idx_q)
+                    || (ret_take_i && !alloc_swap_i && !ret_keep_o && staged_idx_q == ann_idx_q)
+                    || drop_hit
+                    || (valid_q[ann_idx_q] && gu_q[ann_idx_q] && later_q[ann_idx_q]);
 
   for (genvar g = 0; g < Depth; g++) begin : gen_entry
     assign pend_o[g]                  = valid_q[g];
@@ -335,7 +343,7 @@ module qpm_wb_buffer #(
         stg_valid_q <= 1'b0;
       end
       // One given-up entry announced at a time, until it leaves.
-      if (ann_q && (dropped[ann_idx_q] || (alloc_swap_i && staged_idx_q == ann_idx_q))) begin
+      if (ann_q && (ann_dropped || (alloc_swap_i && staged_idx_q == ann_idx_q))) begin
         ann_q    <= 1'b0;
         marked_q <= 1'b0;
       end else if (!ann_q && gu_any && !sync_start_i   // not one a SYNC re-arms,
@@ -379,6 +387,7 @@ module qpm_wb_buffer #(
   logic [QpnW-1:0] ann_qpn_now;   // for the check only
   assign ann_qpn_now = qpn_q[ann_idx_q];
   `QPM_ASSERT_IMPL(AnnQpnKept_A, ann_q, ann_qpn_q == ann_qpn_now)
+  `QPM_ASSERT_IMPL(GiveUpNotAnnounced_A, ann_q, !give_up[ann_idx_q])
 `endif
   assign mark_req_o  = ann_q && !marked_q;
 

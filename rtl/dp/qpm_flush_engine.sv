@@ -101,7 +101,6 @@ module qpm_flush_engine #(
   logic             offer_q;
   logic [SlotW-1:0] offer_slot_q;
   logic [QpnW-1:0]  offer_qpn_q;
-  logic [PosW-1:0]  rr_q;
   logic             urgent_q;
   logic [NSlots-1:0] wait_match_q;
 
@@ -268,22 +267,20 @@ module qpm_flush_engine #(
   end
   assign load = !offer_q || step_ready_i;
 
+  // The round-robin: the first candidate at or after the one after the last offer,
+  // found by two first-one trees (qpm_rr_arbiter), not a loop over (rr + k) % Pos.
   logic            pick_valid;
   logic [PosW-1:0] pick;
-  logic [31:0]     idx;
-  always_comb begin
-    pick_valid = 1'b0;
-    pick       = '0;
-    idx        = '0;
-    for (int k = 0; k < Pos; k++) begin
-      idx = 32'(rr_q) + k;
-      if (idx >= Pos) idx = idx - Pos;
-      if (!pick_valid && cand[idx]) begin
-        pick_valid = 1'b1;
-        pick       = PosW'(idx);
-      end
-    end
-  end
+  logic [$clog2(Pos)-1:0] pick_idx;
+  qpm_rr_arbiter #(.N(Pos)) u_rr (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .req_i     (cand),
+    .advance_i (load),
+    .any_o     (pick_valid),
+    .idx_o     (pick_idx)
+  );
+  assign pick = PosW'(pick_idx);
 
   logic pick_scan;
   assign pick_scan = pick_valid && 32'(pick) == NSlots;
@@ -321,7 +318,6 @@ module qpm_flush_engine #(
       offer_q         <= 1'b0;
       offer_slot_q    <= '0;
       offer_qpn_q     <= '0;
-      rr_q            <= '0;
       urgent_q        <= 1'b0;
       wait_match_q    <= '0;
     end else begin
@@ -378,7 +374,6 @@ module qpm_flush_engine #(
         if (pick_valid) begin
           offer_slot_q <= pick_scan ? ScanSlot : SlotW'(pick);
           offer_qpn_q  <= pick_scan ? scan_qpn[QpnW-1:0] : pick_qpn;
-          rr_q         <= (32'(pick) + 1 >= Pos) ? '0 : pick + 1'b1;
         end
       end
     end
