@@ -297,13 +297,16 @@ TEST_CASE("a write-back given up makes its QP fatal with syndrome 11 and its nei
 // destroyed (RES_BUSY: memory refused their newest contexts). `default` 3 timed out on a
 // SYNC: a write-back was given up in the cycle a newer context of its QPN came into the
 // buffer, which then waited behind it for an answer that never came (qpm_wb_buffer's
-// same_gu). `tiny` 8 replaces 11, whose dead pages hold no QP now.
+// same_gu). `tiny` 8 replaces 11, whose dead pages hold no QP now. `default` 5 is the
+// one that still makes that race once the line state moved to RAM (seed 3 no longer
+// does: mutant 49 survived it).
 TEST_CASE("random traffic with two dead pages has zero mismatches", "[wb_fault][system]") {
   const auto run = GENERATE(std::make_pair(std::string("tiny"), 2u),
                             std::make_pair(std::string("tiny"), 7u),
                             std::make_pair(std::string("tiny"), 10u),
                             std::make_pair(std::string("tiny"), 8u),
-                            std::make_pair(std::string("default"), 3u));
+                            std::make_pair(std::string("default"), 3u),
+                            std::make_pair(std::string("default"), 5u));
   const std::string config = run.first;
   SimOptions o = qpm_sim_defaults();  // commands, datapath operations and doorbells
   o.config = config;

@@ -119,9 +119,9 @@ module qpm_wb_buffer #(
 
   // ---- free, sendable and given-up entries, lowest index first, and the entry of the
   // QPN being allocated (at most one: see SameQpnOnce_A): trees, not a loop over Depth
-  logic            free_any, send_any, same_any, gu_any, ret_any;
+  logic            free_any, send_any, gu_any, ret_any;
   logic [IdxW-1:0] free_idx, send_idx, same_idx, gu_idx, ret_idx;
-  logic            pick, ret_rd, same_gu;
+  logic            pick, ret_rd;
   logic [Depth-1:0] sendable, same, ret_match;
   for (genvar g = 0; g < Depth; g++) begin : gen_match
     assign waiting[g]  = wait_q[g] != '0;
@@ -132,7 +132,9 @@ module qpm_wb_buffer #(
   end
   qpm_first_one #(.N(Depth)) u_free (.bits_i(~valid_q), .any_o(free_any), .idx_o(free_idx));
   qpm_first_one #(.N(Depth)) u_send (.bits_i(sendable), .any_o(send_any), .idx_o(send_idx));
-  qpm_first_one #(.N(Depth)) u_same (.bits_i(same),     .any_o(same_any), .idx_o(same_idx));
+  // the matching entry's index, only stored (blk_idx_q): see same_held below
+  logic unused_same_any;
+  qpm_first_one #(.N(Depth)) u_same (.bits_i(same), .any_o(unused_same_any), .idx_o(same_idx));
   // Announced: a given-up context whose QP a mark would make fatal (live), and, only
   // while no entry is free and a dirty line has found none since one was last free
   // (room_want_q), any given-up context (it goes back into the cache, so the dirty
@@ -167,7 +169,12 @@ module qpm_wb_buffer #(
                    && !(ann_q && ann_idx_q == IdxW'(g)) && !(staged_q && staged_idx_q == IdxW'(g));
   end
   // A newer context of a given-up entry's QPN: the entry is freed, the new one goes on.
-  assign same_gu     = same_any && gu_q[same_idx];
+  // At most one entry matches (SameQpnOnce_A), so every use of the match reads the
+  // per-entry bits (same & ...) rather than waiting for the index the tree finds: the
+  // allocation's QPN compare is on the path from the miss registers' scheduler.
+  logic [Depth-1:0] same_held, same_live;   // the matching entry, given up or not
+  assign same_held = same & gu_q;
+  assign same_live = same & ~gu_q;
 
   // Read the next write out of the RAM when the request register is empty or being
   // taken; it is offered from the next cycle on. A take-back reads the given-up entry of
@@ -230,16 +237,37 @@ module qpm_wb_buffer #(
   end
 
   // Responses: OKAY frees the entry; an error either backs off or gives up.
+  // Whether an entry's next error gives it up is registered (last_try_q) from its try
+  // count and the budget, so the add and compare stay off the paths that follow a
+  // give-up (the entries blocked behind it). No answer comes within a cycle of a count's
+  // change (a failed write waits a backoff tick, an allocated or re-armed one is loaded
+  // and sent first: LastTryKept_A); a WB_RETRY_BUDGET write counts from the next cycle.
   logic             drop_hit;
+  logic [Depth-1:0] last_try_q;
+`ifndef SYNTHESIS
+  logic [Depth-1:0] last_try_now;   // for the check only
+  logic [7:0]       budget_prev_q;
+  always_ff @(posedge clk_i) budget_prev_q <= retry_budget_i;
+  `QPM_ASSERT_IMPL(LastTryKept_A, mem_rsp_valid_i && mem_rsp_error_i
+                   && budget_prev_q == retry_budget_i,
+                   last_try_q[mem_rsp_idx_i] == last_try_now[mem_rsp_idx_i])
+`endif
   assign drop_hit = drop_i && ann_q && ann_qpn_q == drop_qpn_i;
   for (genvar g = 0; g < Depth; g++) begin : gen_rsp
     logic [7:0] tries_next;
     assign tries_next = tries_q[g] + 8'(tries_q[g] != 8'hff);
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) last_try_q[g] <= 1'b0;
+      else         last_try_q[g] <= retry_budget_i != '0 && tries_next >= retry_budget_i;
+    end
     assign freed[g]   = mem_rsp_valid_i && !mem_rsp_error_i && mem_rsp_idx_i == IdxW'(g);
     assign failed[g]  = mem_rsp_valid_i && mem_rsp_error_i && mem_rsp_idx_i == IdxW'(g);
-    assign give_up[g] = failed[g] && retry_budget_i != '0 && tries_next >= retry_budget_i;
+    assign give_up[g] = failed[g] && last_try_q[g];
+`ifndef SYNTHESIS
+    assign last_try_now[g] = retry_budget_i != '0 && tries_next >= retry_budget_i;
+`endif
     // leaves without a write: superseded, returned to the cache, or its mark hit
-    assign dropped[g] = (alloc_i && same_gu && same_idx == IdxW'(g))
+    assign dropped[g] = (alloc_i && same_held[g])
                      || (ret_take_i && !alloc_swap_i && !ret_keep_o && staged_idx_q == IdxW'(g))
                      || (drop_hit && ann_idx_q == IdxW'(g))
                      || (give_up[g] && later_q[g])
@@ -252,7 +280,7 @@ module qpm_wb_buffer #(
   // is given up already, so no answer of its can give it up again, GiveUpNotAnnounced_A;
   // the try count's add and compare stay off the announcement's path).
   logic ann_dropped;
-  assign ann_dropped = (alloc_i && same_gu && same_idx == ann_idx_q)
+  assign ann_dropped = (alloc_i && same_held[ann_idx_q])
                     || (ret_take_i && !alloc_swap_i && !ret_keep_o && staged_idx_q == ann_idx_q)
                     || drop_hit
                     || (valid_q[ann_idx_q] && gu_q[ann_idx_q] && later_q[ann_idx_q]);
@@ -279,7 +307,7 @@ module qpm_wb_buffer #(
         if (tick_q == '0 && waiting[g]) wait_q[g] <= wait_q[g] - 7'd1;
         // The earlier entry of the same QPN was acknowledged (or left): this one may go.
         if (blk_q[g] && (freed[blk_idx_q[g]] || dropped[blk_idx_q[g]])) blk_q[g] <= 1'b0;
-        if (alloc_i && !same_gu && same_any && same_idx == IdxW'(g)) later_q[g] <= 1'b1;
+        if (alloc_i && same_live[g]) later_q[g] <= 1'b1;
         if (pick && send_idx == IdxW'(g)) sent_q[g] <= 1'b1;   // read out, offered
         if (freed[g] || dropped[g]) valid_q[g] <= 1'b0;
         if (failed[g]) begin
@@ -297,7 +325,7 @@ module qpm_wb_buffer #(
           sent_q[g]    <= 1'b0;
           sync_q[g]    <= alloc_sync_i || sync_start_i;
           qpn_q[g]     <= alloc_qpn_i;
-          blk_q[g]     <= same_any && !same_gu && !freed[same_idx];
+          blk_q[g]     <= (same_live & ~freed) != '0;
           blk_idx_q[g] <= same_idx;
           later_q[g]   <= 1'b0;
           gu_q[g]      <= 1'b0;
