@@ -2,6 +2,8 @@
 // memory side, the write-back buffer, maintenance engine and memory arbiter
 // (qpm_cache_mem_side) (docs/qp-cache.md). Wiring only; the lookup and the misses are
 // qpm_cache_miss_side, both under qpm_qpc_cache.
+`include "qpm_assert.svh"
+
 module qpm_cache_data_side #(
   parameter int unsigned Sets       = 64,
   parameter int unsigned Ways       = 4,
@@ -353,6 +355,11 @@ module qpm_cache_data_side #(
     .cnt_refused_o        (cnt_refused_o),
     .cnt_wait_o           (cnt_wait_o)
   );
+
+  // A command handed to maintenance allocates no miss register in that cycle (one action
+  // per cycle in P0): qpm_mshr_match's wb_watched_o, read by a SYNC's first-cycle re-arm,
+  // relies on it.
+  `QPM_ASSERT(MaintStartNoAlloc_A, !(x_start && alloc_o))
 
 `ifdef FORMAL
   // for the cache's cross-block proofs (formal/qpm_qpc_cache_cross.svh)

@@ -167,12 +167,16 @@ module qpm_mshr_match #(
   assign wb_hazard_o = hazard_q;
   assign ret_o       = ret_q;
 
-  // The entries some register waits on (this cycle's masks, an allocation's included):
-  // a SYNC_CACHE leaves those of them that were given up to their take-backs.
+  // The entries some register waits on: a SYNC_CACHE leaves those of them that were given
+  // up to their take-backs. Read from the registered masks: the re-arm happens only in a
+  // SYNC's first cycle, in which the pipe hands the command over and so allocates no
+  // register (MaintStartNoAlloc_A in qpm_qpc_pipe), and what this cycle adds to a mask
+  // is an entry being allocated now, not yet a given-up one. So the allocation's compare
+  // and the scheduled step are not in front of the re-arm.
   always_comb begin
     wb_watched_o = '0;
     for (int unsigned m = 0; m < Mshrs; m++) begin
-      if (busy_i[m] || (alloc_i && alloc_idx_i == MshrW'(m))) wb_watched_o |= mask_d[m];
+      if (busy_i[m]) wb_watched_o |= mask_q[m];
     end
   end
 
