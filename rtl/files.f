@@ -52,6 +52,7 @@ rtl/ctx/qpm_cache_mem_side.sv
 rtl/ctx/qpm_rmw_exec.sv
 rtl/ctx/qpm_qpc_fatal.sv
 rtl/ctx/qpm_pipe_decide.sv
+rtl/ctx/qpm_qpc_ram.sv
 rtl/ctx/qpm_qpc_pipe.sv
 rtl/ctx/qpm_cache_miss_side.sv
 rtl/ctx/qpm_cache_data_side.sv

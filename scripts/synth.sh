@@ -115,8 +115,9 @@ LTP_SEL='* */t:qpm_* %d */t:$paramod* %d'
 # The sharing logic of the QP cache: the logic that lets many requests and miss
 # registers share one pipe, the QPC RAM's read and write ports and one memory port. Per
 # block of the cache (module: signals); the names are the blocks' own:
-#   qpm_qpc_pipe     the pipe's decision and RAM-port selection, and the forwarding of
-#                    P1's last write to the read data (a compare and a 512 + 58-bit mux)
+#   qpm_qpc_pipe     the pipe's decision and RAM-port selection
+#   qpm_qpc_ram      the forwarding of P1's last write to the read data (a compare and a
+#                    512 + 58-bit mux)
 #   qpm_mshr_sched   the miss registers' scheduler (can, round-robin), the file's choice
 #   qpm_mshr_match   the write-back hazard compare and the views the pipe arbitrates on
 #   qpm_park_pool    the replay and free-slot finders
@@ -127,7 +128,8 @@ LTP_SEL='* */t:qpm_* %d */t:$paramod* %d'
 # RAM outputs, submodule ports and module inputs, so it stays inside its block.
 SHARE_SIGNALS="
   qpm_qpc_pipe:  p_act req_ready_o read_port_busy write_slot_busy xread_go ram_re
-                 ram_raddr fwd_data fwd_addr p1_rdata
+                 ram_raddr
+  qpm_qpc_ram:   fwd_data fwd_addr rdata_o raddr_data_o
   qpm_mshr_file: sched sched_any
   qpm_mshr_sched: can
   qpm_mshr_match: hazard look_on_o look_filling_o look_idx_o free_any_o free_idx_o

@@ -20,9 +20,9 @@
 // The QPC RAM and the address RAM have one read port (used in P0) and one write port
 // (used in P1), so in one cycle a fill can land while a read hits, and a line can be
 // read out while a write hits. A read in P0 does not see the write P1 makes in the same
-// cycle: the one-entry forward register w_* holds that write for the next cycle, so an
-// operation always sees the newest QPC of its line, and read-modify-writes of one QPN
-// run back to back, one per cycle.
+// cycle: the one-entry forward register of qpm_qpc_ram holds that write for the next
+// cycle, so an operation always sees the newest QPC of its line, and read-modify-writes
+// of one QPN run back to back, one per cycle.
 `include "qpm_assert.svh"
 
 module qpm_qpc_pipe #(
@@ -285,8 +285,6 @@ module qpm_qpc_pipe #(
   // ---------------------------------------------------------------------------------
   logic             ram_re;
   logic [LineW-1:0] ram_raddr;
-  logic [QpcW-1:0]  ram_rdata;
-  logic [AddrW-1:0] aram_rdata;
   logic             p1_we, p1_wfill;
   logic [LineW-1:0] p1_wline;
   logic [QpcW-1:0]  p1_wdata;
@@ -297,32 +295,25 @@ module qpm_qpc_pipe #(
   assign ram_re    = p_act == qpm_pipe_pkg::PipeReadHit || p_act == qpm_pipe_pkg::PipeRmw || wbread_i || xread_go;
   assign ram_raddr = wbread_i ? wbread_line_i : xread_go ? xread_line_i : look_line_i;
 
-  qpm_ram_2p #(
-    .Width (QpcW),
-    .Depth (Lines)
-  ) u_data_ram (
-    .clk_i   (clk_i),
-    .re_i    (ram_re),
-    .raddr_i (ram_raddr),
-    .rdata_o (ram_rdata),
-    .we_i    (p1_write),
-    .waddr_i (p1_wline),
-    .wdata_i (p1_write_data),
-    .wmask_i ('1)
-  );
-  // Each line's QPC address in memory: written by a fill, read to write the line back.
-  qpm_ram_2p #(
-    .Width (AddrW),
-    .Depth (Lines)
-  ) u_addr_ram (
-    .clk_i   (clk_i),
-    .re_i    (wbread_i || xread_go),
-    .raddr_i (ram_raddr),
-    .rdata_o (aram_rdata),
-    .we_i    (p1_we && p1_wfill),
-    .waddr_i (p1_wline),
-    .wdata_i (p1_waddr),
-    .wmask_i ('1)
+  logic [QpcW-1:0]  p1_rdata;     // the QPC read (P1's last write forwarded)
+  logic [AddrW-1:0] p1_raddr_data;
+  qpm_qpc_ram #(
+    .Lines (Lines),
+    .QpcW  (QpcW),
+    .AddrW (AddrW)
+  ) u_ram (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .re_i         (ram_re),
+    .addr_re_i    (wbread_i || xread_go),
+    .raddr_i      (ram_raddr),
+    .rdata_o      (p1_rdata),
+    .raddr_data_o (p1_raddr_data),
+    .we_i         (p1_write),
+    .addr_we_i    (p1_we && p1_wfill),
+    .wline_i      (p1_wline),
+    .wdata_i      (p1_write_data),
+    .waddr_i      (p1_waddr)
   );
 
   // ---------------------------------------------------------------------------------
@@ -341,14 +332,7 @@ module qpm_qpc_pipe #(
   logic [QpcW-1:0]             p1_write_data;
   logic [qpm_pkg::CtxTagW-1:0] p1_rsp_tag;
   qpm_pkg::ctx_status_e        p1_rsp_status;
-  logic [LineW-1:0]            p1_rline;
   logic [WbW-1:0]              p1_load_idx;
-  // the write P1 made in the cycle before (forwarded to this cycle's read data)
-  logic                        w_valid_q, w_fill_q;
-  logic [LineW-1:0]            w_line_q;
-  logic [QpcW-1:0]             w_data_q;
-  logic [AddrW-1:0]            w_addr_q;
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       p1_rsp_valid    <= 1'b0;
@@ -365,7 +349,6 @@ module qpm_qpc_pipe #(
       p1_fatal_qpn_q  <= '0;
       p1_rsp_tag      <= '0;
       p1_rsp_status   <= qpm_pkg::CtxOk;
-      p1_rline        <= '0;
       p1_load         <= 1'b0;
       p1_load_idx     <= '0;
       p1_we           <= 1'b0;
@@ -373,11 +356,6 @@ module qpm_qpc_pipe #(
       p1_wline        <= '0;
       p1_wdata        <= '0;
       p1_waddr        <= '0;
-      w_valid_q       <= 1'b0;
-      w_fill_q        <= 1'b0;
-      w_line_q        <= '0;
-      w_data_q        <= '0;
-      w_addr_q        <= '0;
       wait_counted_q  <= 1'b0;
       cmd_marked_q    <= 1'b0;
     end else begin
@@ -406,7 +384,6 @@ module qpm_qpc_pipe #(
         p1_rsp_tag    <= r.tag;
         p1_rsp_status <= p_status;
       end
-      p1_rline        <= ram_raddr;
       p1_load         <= wb_alloc_o;
       p1_load_idx     <= wb_alloc_idx_i;
       p1_we           <= fill_i || p_act == qpm_pipe_pkg::PipeWriteHit;
@@ -414,22 +391,11 @@ module qpm_qpc_pipe #(
       p1_wline        <= fill_i ? fill_line_i : look_line_i;
       p1_wdata        <= !fill_i ? r.wdata : fill_notice ? fill_qpc_fatal : fill_qpc;
       p1_waddr        <= fill_addr_i;
-      w_valid_q       <= p1_write;
-      w_fill_q        <= p1_wfill;
-      w_line_q        <= p1_wline;
-      w_data_q        <= p1_write_data;
-      w_addr_q        <= p1_waddr;
       // Counted once per port request: a replay going through meanwhile does not end it.
       if (p_act != qpm_pipe_pkg::PipeStall && !r_is_replay && !r_is_mark) wait_counted_q <= 1'b0;
       else if (cnt_wait_o)                 wait_counted_q <= 1'b1;
     end
   end
-
-  logic            fwd_data, fwd_addr;
-  logic [QpcW-1:0] p1_rdata;
-  assign fwd_data = w_valid_q && w_line_q == p1_rline;
-  assign fwd_addr = fwd_data && w_fill_q;
-  assign p1_rdata = fwd_data ? w_data_q : ram_rdata;
 
   // ---- a datapath operation, doorbell or step decides (qpm_rmw_exec; a miss answered
   // without the RAM comes here too: NO_QP for an unmapped QPN, MEM_ERR for a failed fill)
@@ -474,7 +440,7 @@ module qpm_qpc_pipe #(
   assign wb_load_o      = p1_load;
   assign wb_load_idx_o  = p1_load_idx;
   assign wb_load_data_o = p1_rdata;
-  assign wb_load_addr_o = fwd_addr ? w_addr_q : aram_rdata;
+  assign wb_load_addr_o = p1_raddr_data;
 
   assign rsp_valid_o  = p1_rsp_valid;
   assign rsp_o.tag    = p1_rsp_tag;

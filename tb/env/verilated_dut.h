@@ -169,7 +169,7 @@ class VerilatedDut : public Dut {
           root->qpm_top__DOT__u_qpc_cache__DOT__u_miss__DOT__u_tags__DOT__u_shadow__DOT__tag_q[line] != tag) {
         continue;
       }
-      copy_in(qpc, root->qpm_top__DOT__u_qpc_cache__DOT__u_data__DOT__u_pipe__DOT__u_data_ram__DOT__mem_q[line]);
+      copy_in(qpc, root->qpm_top__DOT__u_qpc_cache__DOT__u_data__DOT__u_pipe__DOT__u_ram__DOT__u_data_ram__DOT__mem_q[line]);
       // dirty: bit `way` of the set's word in the line state's RAM (qpm_cache_lines)
       auto &state = root->qpm_top__DOT__u_qpc_cache__DOT__u_miss__DOT__u_tags__DOT__u_lines__DOT__u_state_ram__DOT__mem_q[set];
       state = static_cast<std::remove_reference_t<decltype(state)>>(state | (1u << way));
