@@ -24,6 +24,15 @@ module qpm_doorbell_exec (
   output logic               flush_req_o // WQEs posted in ERR: the flush owes them
 );
 
+  // Whether s + k + d reaches 2^19 (the three kept below 2^20 by the callers): one more
+  // carry-save step, then the carry of a single addition.
+  function automatic logic reaches(logic [19:0] s, logic [19:0] k, logic [19:0] d);
+    logic [19:0] s2, k2;
+    s2      = s ^ k ^ d;
+    k2      = (s & k) | (s & d) | (k & d);
+    reaches = 1'(({1'b0, s2} + {k2, 1'b0}) >> 19);
+  endfunction
+
   // The queue's indices and size.
   logic [15:0] pi, ci, cursor;
   logic [4:0]  log_size;
@@ -43,27 +52,30 @@ module qpm_doorbell_exec (
   assign st_rtr        = qpc_i.state == qpm_pkg::StRtr;
   assign state_refuses = db_i.rq ? st_reset : (st_reset | st_init | st_rtr);
 
-  // Overflow: (pi - ci) + count > 2^log_size, pi - ci modulo 2^16. One carry chain, not
-  // a subtraction, an addition and a compare in series:
-  //   y     = pi + ~ci + count                 (~ci = 2^16 - 1 - ci)
-  //   total = (pi - ci mod 2^16) + count = y + 1 - 2^16 * (pi >= ci)
-  //   overflow  <=>  total - 1 >= 2^log_size  <=>  m >= 2^log_size,
-  // with m = y - 2^16 * (pi >= ci) in [-1, 2^17 - 2]: only its top two bits wait for the
-  // compare. m >= 2^log_size when m is not negative and has a bit set at or above
-  // log_size; a size of 2^17 or more (no such bit) never overflows.
-  logic [16:0] at_or_above;  // bit k: k >= log_size
+  // Overflow: (pi - ci) + count > 2^log_size, pi - ci modulo 2^16. With
+  // y = pi + ~ci + count (~ci = 2^16 - 1 - ci), (pi - ci mod 2^16) + count - 1 is y when
+  // pi < ci and y - 2^16 when pi >= ci. So the doorbell overflows when y >= T, with
+  // T = 2^log_size, or 2^16 + 2^log_size when pi >= ci (and log_size at most 16): the
+  // carry into bit 19 of y + (2^19 - T). Both constants are masks of log_size
+  // (2^19 - 2^log_size: the bits at or above it; less 2^16: bits 18 and 17 and the bits
+  // at or above it below 16). y stays a carry-save pair and each answer is one carry
+  // chain, formed beside the compare of pi and ci that chooses between them (not a sum,
+  // then a compare of its bits: 26 levels -> 22, docs/capacity.md).
+  logic [18:0] at_or_above;  // bit k: k >= log_size; 2^19 - 2^log_size
   always_comb begin
-    for (int k = 0; k < 17; k++) begin
+    for (int k = 0; k < 19; k++) begin
       at_or_above[k] = 5'(k) >= log_size;
     end
   end
 
-  logic [17:0] y, m;
+  logic [19:0] y_sum, y_carry;  // y as a carry-save pair
   logic        no_wrap, overflow;
-  assign y        = {2'b00, pi} + {2'b00, ~ci} + {2'b00, db_i.count};
+  assign y_sum    = {4'b0000, pi ^ ~ci ^ db_i.count};
+  assign y_carry  = {3'b000, (pi & ~ci) | (pi & db_i.count) | (~ci & db_i.count), 1'b0};
   assign no_wrap  = pi >= ci;
-  assign m        = {y[17:16] - {1'b0, no_wrap}, y[15:0]};
-  assign overflow = !m[17] && ((m[16:0] & at_or_above) != '0);
+  assign overflow = no_wrap
+                  ? at_or_above[16] && reaches(y_sum, y_carry, {4'b0110, at_or_above[15:0]})
+                  : reaches(y_sum, y_carry, {1'b0, at_or_above});
 
   // ERR: the count alone against the size, and the 16-bit guard on the flush's lag.
   logic [16:0] size, lag_total;
