@@ -6,7 +6,8 @@
 namespace qpm {
 
 void CqeChecker::expect(const Cqe &c) {
-  spdlog::debug("model completes {}", format_cqe(c));
+  if (spdlog::should_log(spdlog::level::debug))  // the text only when logged
+    spdlog::debug("model completes {}", format_cqe(c));
   ++predicted_;
   auto &early = early_[key(c)];
   if (!early.empty()) {
@@ -19,7 +20,8 @@ void CqeChecker::expect(const Cqe &c) {
 }
 
 void CqeChecker::arrived(const Cqe &a) {
-  spdlog::debug("{}", format_cqe(a));
+  if (spdlog::should_log(spdlog::level::debug))  // the text only when logged
+    spdlog::debug("{}", format_cqe(a));
   const uint64_t position = delivered_++;
   ++counts_[a.status];
   if (coverage_) coverage_->sample_cqe(a);

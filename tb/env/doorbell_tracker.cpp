@@ -143,7 +143,8 @@ void DoorbellTracker::resolve(uint32_t qpn, bool refused) {
   if (coverage_)
     coverage_->sample_doorbell(it->second.db.rq, refused);
   ++(refused ? refused_ : posted_);
-  spdlog::debug("{} -> {}", format_doorbell(it->second.db), refused ? "REFUSED" : "POSTED");
+  if (spdlog::should_log(spdlog::level::debug))  // the text only when logged
+    spdlog::debug("{} -> {}", format_doorbell(it->second.db), refused ? "REFUSED" : "POSTED");
   pending_.erase(it);
 }
 

@@ -23,7 +23,8 @@ std::string event_text(const Event &e) {
 // EventChecker
 
 void EventChecker::expect(const Event &e, const std::string &source) {
-  spdlog::debug("{} raises {}", source, event_text(e));
+  if (spdlog::should_log(spdlog::level::debug))  // the text only when logged
+    spdlog::debug("{} raises {}", source, event_text(e));
   ++raised_;
   ++counts_[e.type];
   if (coverage_)
@@ -40,7 +41,8 @@ void EventChecker::expect(const Event &e, const std::string &source) {
 }
 
 void EventChecker::arrived(const Event &a) {
-  spdlog::debug("eqe {}", event_text(a));
+  if (spdlog::should_log(spdlog::level::debug))  // the text only when logged
+    spdlog::debug("eqe {}", event_text(a));
   ++delivered_;
   arrivals_.push_back(a);
   if (fatal_class(a.type)) {
@@ -186,7 +188,8 @@ void DpScoreboard::on_response(const DpResponse &actual) {
   ++verdict_counts_[actual.verdict];
   last_response_ = actual;
   last_expected_ = expected;
-  spdlog::debug("dp #{} {} -> {}", p.index, format_dp_request(p.req), to_string(actual.verdict));
+  if (spdlog::should_log(spdlog::level::debug))  // the text only when logged
+    spdlog::debug("dp #{} {} -> {}", p.index, format_dp_request(p.req), to_string(actual.verdict));
   const std::string diff = difference(expected, actual);
   if (!diff.empty())
     mismatch(p, expected, actual, diff);
@@ -256,23 +259,26 @@ void DpScoreboard::mismatch(const Pending &p, const DpResponse &expected, const 
 }
 
 std::string DpScoreboard::difference(const DpResponse &e, const DpResponse &a) {
+  // Compared as values, formatted only when they differ: this runs on every answer.
   std::string out;
-  auto field = [&](const char *name, const std::string &ev, const std::string &av) {
+  if (e.verdict != a.verdict)
+    out += fmt::format("  dp.verdict: expected {} got {}\n", to_string(e.verdict),
+                       to_string(a.verdict));
+  if (e.drop != a.drop)
+    out += fmt::format("  dp.drop: expected {} got {}\n", to_string(e.drop), to_string(a.drop));
+  auto num = [&](const char *name, uint64_t ev, uint64_t av) {
     if (ev != av)
-      out += fmt::format("  dp.{}: expected {} got {}\n", name, ev, av);
+      out += fmt::format("  dp.{}: expected {:#x} got {:#x}\n", name, ev, av);
   };
-  auto num = [](uint64_t v) { return fmt::format("{:#x}", v); };
-  field("verdict", to_string(e.verdict), to_string(a.verdict));
-  field("drop", to_string(e.drop), to_string(a.drop));
-  field("tag", num(e.tag), num(a.tag));
-  field("qpn", num(e.qpn), num(a.qpn));
-  field("psn", num(e.psn), num(a.psn));
-  field("qp_type", num(e.qp_type), num(a.qp_type));
-  field("dest_qpn", num(e.dest_qpn), num(a.dest_qpn));
-  field("av_dlid", num(e.av_dlid), num(a.av_dlid));
-  field("av_sl", num(e.av_sl), num(a.av_sl));
-  field("av_sgid_index", num(e.av_sgid_index), num(a.av_sgid_index));
-  field("epoch", num(e.epoch), num(a.epoch));
+  num("tag", e.tag, a.tag);
+  num("qpn", e.qpn, a.qpn);
+  num("psn", e.psn, a.psn);
+  num("qp_type", e.qp_type, a.qp_type);
+  num("dest_qpn", e.dest_qpn, a.dest_qpn);
+  num("av_dlid", e.av_dlid, a.av_dlid);
+  num("av_sl", e.av_sl, a.av_sl);
+  num("av_sgid_index", e.av_sgid_index, a.av_sgid_index);
+  num("epoch", e.epoch, a.epoch);
   return out;
 }
 

@@ -42,7 +42,8 @@ void Scoreboard::judge(uint64_t index, const Command &cmd, const Qpc &before,
   last_response_ = actual;
   last_expected_ = expected;
   const std::string diff = difference(expected, actual);
-  spdlog::debug("#{} {} -> {}", index, format_command(cmd), status_name(actual.status));
+  if (spdlog::should_log(spdlog::level::debug))  // the text only when logged
+    spdlog::debug("#{} {} -> {}", index, format_command(cmd), status_name(actual.status));
   if (!diff.empty()) {
     ++mismatch_count_;
     spdlog::error("MISMATCH at command #{}: {}\n{}", index, format_command(cmd), diff);
