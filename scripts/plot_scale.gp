@@ -1,5 +1,7 @@
 # Plots of qpm_bench --scale (make bench-scale): hit rate and operations per cycle against
-# the number of active QPs, one panel per workload and memory latency, a line per policy.
+# the number of active QPs, one panel per workload and memory latency, a line per policy;
+# beside ops/cycle, SPEC.md section 11.1's bound from the plru rows' measured miss rate
+# (the column bound, dashed).
 # Usage: gnuplot -e "csv='build/bench/scale.csv'; out='build/bench'" scripts/plot_scale.gp
 set datafile separator ','
 set terminal pngcairo size 1500,900 noenhanced font ',10'
@@ -23,7 +25,12 @@ do for [metric in "hit_rate ops_per_cycle"] {
       set xlabel "active QPs"
       set ylabel metric
       if (metric eq "hit_rate") { set yrange [0:1.05] } else { set logscale y; set yrange [*:1.2] }
-      plot for [p in policies] sel(w, p, lat, col) using 1:2 with linespoints title p
+      if (metric eq "hit_rate") {
+        plot for [p in policies] sel(w, p, lat, col) using 1:2 with linespoints title p
+      } else {
+        plot for [p in policies] sel(w, p, lat, col) using 1:2 with linespoints title p, \
+             sel(w, "plru", lat, 14) using 1:2 with lines dashtype 2 lw 2 title "bound (plru)"
+      }
       unset logscale y
     }
   }

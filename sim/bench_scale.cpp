@@ -54,7 +54,21 @@ struct ScaleRow {
   double hit_rate = 0, ops_per_cycle = 0, hot_hit_rate = -1;
   uint32_t decision_cycles = 0;
   uint64_t ops = 0, cycles = 0;
+  double misses_per_op = 0, bound = 1, efficiency = 1;
 };
+
+// SPEC.md section 11.1: no design does better than min(1, N / (m L), B / (64 m)) operations
+// per cycle with m misses per operation (measured: the MISSES counter over the operations;
+// a merged request waits on a miss register already counted), a memory latency of L
+// cycles, N miss registers and a read channel of B bytes per cycle (one 64-byte QPC per
+// miss). Directory reads are not in the bound: they only lower the efficiency.
+constexpr double kReadBytesPerCycle = 32;  // the 256-bit AXI read channel
+constexpr double kQpcBytes = 64;
+double rate_bound(double misses_per_op, uint32_t latency, uint32_t mshrs) {
+  if (misses_per_op <= 0) return 1.0;
+  return std::min({1.0, mshrs / (misses_per_op * latency),
+                   kReadBytesPerCycle / (kQpcBytes * misses_per_op)});
+}
 
 // The latency of every answered operation of the QPNs in `watch`.
 class HotProbe : public TbExtension {
@@ -183,6 +197,7 @@ class ScaleRun {
     const DutConfig *c = find_dut_config(o_.config);
     if (!c) throw std::invalid_argument("qpm_bench --scale: unknown configuration " + o_.config);
     cfg_capacity_ = c->params.sets * c->params.ways;
+    mshrs_ = c->mshrs;
     sets_ = c->params.sets;
     hot_ = std::min(16u, sets_ * (c->params.ways - 1));
     uint32_t n = std::max(cfg_capacity_ + sets_, hot_ + 2 * cfg_capacity_);
@@ -248,6 +263,9 @@ class ScaleRun {
       r.cycles = cycles;
       r.ops_per_cycle = static_cast<double>(trace.size()) / static_cast<double>(cycles);
       r.hot_hit_rate = pinned ? probe.hit_rate() : -1;
+      r.misses_per_op = delta("misses") / static_cast<double>(trace.size());
+      r.bound = rate_bound(r.misses_per_op, latency, mshrs_);
+      r.efficiency = r.ops_per_cycle / r.bound;
       // The decision latency: 0 for the combinational policies; for the trap, the mean
       // cycles a question stayed open (TRAP_BUSY_CYCLES / TRAP_REQUESTS).
       if (p == "trap" && delta("trap_requests") > 0) {
@@ -290,29 +308,31 @@ class ScaleRun {
 
   static void print(const ScaleRow &r) {
     fmt::print("scale {:<11} {:<7} qps={:<5} mem={:<5} hit_rate={:.3f} ops/cycle={:.4f} "
-               "decision={}{}\n",
+               "bound={:.4f} efficiency={:.3f} decision={}{}\n",
                r.workload, r.policy, r.active_qps, r.mem_latency, r.hit_rate, r.ops_per_cycle,
-               r.decision_cycles,
+               r.bound, r.efficiency, r.decision_cycles,
                r.hot_hit_rate >= 0 ? fmt::format(" hot_hit_rate={:.3f}", r.hot_hit_rate) : "");
   }
 
   void write_csv() const {
     std::ofstream out(o_.csv);
     if (!out) throw std::runtime_error("qpm_bench: cannot write " + o_.csv);
+    // The columns of issue 26 come last, so the plots' column numbers stay.
     out << "workload,policy,active_qps,mem_latency,hit_rate,ops_per_cycle,decision_cycles,"
-           "hot_hit_rate,ops,cycles\n";
+           "hot_hit_rate,ops,cycles,config,mshrs,misses_per_op,bound,efficiency\n";
     for (const ScaleRow &r : rows_) {
-      out << fmt::format("{},{},{},{},{:.4f},{:.5f},{},{},{},{}\n", r.workload, r.policy,
-                         r.active_qps, r.mem_latency, r.hit_rate, r.ops_per_cycle,
-                         r.decision_cycles,
+      out << fmt::format("{},{},{},{},{:.4f},{:.5f},{},{},{},{},{},{},{:.5f},{:.5f},{:.4f}\n",
+                         r.workload, r.policy, r.active_qps, r.mem_latency, r.hit_rate,
+                         r.ops_per_cycle, r.decision_cycles,
                          r.hot_hit_rate >= 0 ? fmt::format("{:.4f}", r.hot_hit_rate) : "",
-                         r.ops, r.cycles);
+                         r.ops, r.cycles, o_.config, mshrs_, r.misses_per_op, r.bound,
+                         r.efficiency);
     }
     fmt::print("qpm_bench: {}\n", o_.csv);
   }
 
   const ScaleOptions &o_;
-  uint32_t cfg_capacity_ = 0, sets_ = 0, hot_ = 16;
+  uint32_t cfg_capacity_ = 0, sets_ = 0, hot_ = 16, mshrs_ = 1;
   std::vector<uint32_t> qpns_;
   std::map<uint32_t, uint32_t> psn_;
   std::vector<ScaleRow> rows_;
