@@ -127,8 +127,7 @@ module qpm_cmd_unit_props #(
       if ($past(ctx_req_valid && !ctx_req_ready_i))
         assert (ctx_req_valid && ctx_req.tag == $past(ctx_req.tag)
                 && ctx_req.index == $past(ctx_req.index)
-                && ctx_req.dir_entry == $past(ctx_req.dir_entry)
-                && ctx_req.wdata == $past(ctx_req.wdata) && ctx_req.op == $past(ctx_req.op));
+                && ctx_req.payload == $past(ctx_req.payload) && ctx_req.op == $past(ctx_req.op));
 `endif
 `ifdef P_EVENT_HELD
       if ($past(event_valid && !event_ready_i))

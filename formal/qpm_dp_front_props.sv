@@ -192,12 +192,12 @@ module qpm_dp_front_props #(
                                   - 5'(ctx_rsp_valid_i && 32'(ctx_rsp_i.tag) == t);
     end
   end
-  // F6: a step's answer echoes the reservations of one of its tag's open requests (cls:
-  // StepEvOk, StepCqeOk; a scan has several steps of one tag in flight, answered in any
-  // order) and emits only what they allow, a CQE only from the flush engine; a datapath
-  // or doorbell answer emits neither.
-  qpm_pkg::dp_req_t step_req;
-  assign step_req = ctx_req.wdata[$bits(step_req)-1:0];
+  // F6: a step's answer echoes the reservations of one of its tag's open requests
+  // (step_req_t's ev_ok, cqe_ok; a scan has several steps of one tag in flight, answered
+  // in any order) and emits only what they allow, a CQE only from the flush engine; a
+  // datapath or doorbell answer emits neither.
+  qpm_pkg::step_req_t step_req;
+  assign step_req = ctx_req.payload[$bits(step_req)-1:0];
   logic [4:0] open_ev_q [Tags], open_cqe_q [Tags];   // open requests that carried each
   always_ff @(posedge clk_i) begin
     for (int t = 0; t < Tags; t++) begin
@@ -206,10 +206,10 @@ module qpm_dp_front_props #(
         open_cqe_q[t] <= '0;
       end else begin
         open_ev_q[t]  <= open_ev_q[t]
-                       + 5'(ctx_hs && 32'(ctx_req.tag) == t && step_req.cls[qpm_pkg::StepEvOk])
+                       + 5'(ctx_hs && 32'(ctx_req.tag) == t && step_req.ev_ok)
                        - 5'(ctx_rsp_valid_i && 32'(ctx_rsp_i.tag) == t && answer.step_ev_ok);
         open_cqe_q[t] <= open_cqe_q[t]
-                       + 5'(ctx_hs && 32'(ctx_req.tag) == t && step_req.cls[qpm_pkg::StepCqeOk])
+                       + 5'(ctx_hs && 32'(ctx_req.tag) == t && step_req.cqe_ok)
                        - 5'(ctx_rsp_valid_i && 32'(ctx_rsp_i.tag) == t && answer.step_cqe_ok);
       end
     end
@@ -265,23 +265,12 @@ module qpm_dp_front_props #(
     end
   end
 
-  // The doorbell as the cache must see it (docs/datapath.md, "The pipeline stage by
-  // stage"): the count and the queue, every other field zero (op included: the pipeline
-  // knows a doorbell by its tag).
-  qpm_pkg::dp_req_t db_op;
-  always_comb begin
-    db_op      = '0;
-    db_op.qpn  = db_i.qpn;
-    db_op.cls  = {1'b0, db_i.rq};
-    db_op.wqes = db_i.count;
-  end
-
   always_comb begin
     if (rst_ni) begin
       // ---- in every proof (part of front.handoff; also lemmas that let z3 decide the
-      // embedded CtxReqStable_A, a 607-bit $stable, several times faster): what the front
+      // embedded CtxReqStable_A, a 543-bit $stable, several times faster): what the front
       // offers the cache is what a requester offers it now: tag 2 the datapath port's
-      // request, tag 3 the doorbell in its dp_req_t form, tags 0 and 1 the command unit's
+      // request, tag 3 the doorbell (a doorbell_t), tags 0 and 1 the command unit's
       // request as it is; an offer not taken stays with the same requester, which was left
       // waiting too.
       if (ctx_wait_q) assert (ctx_req_valid && ctx_req.tag == ctx_req_q.tag);
@@ -291,16 +280,16 @@ module qpm_dp_front_props #(
       if (ctx_req_valid) begin
         if (ctx_req.tag == qpm_pkg::TagDp)
           assert (dp_req_valid_i && ctx_req.op == qpm_pkg::CtxDp && ctx_req.index == dp_req_i.qpn
-                  && ctx_req.dir_entry == '0 && ctx_req.wdata == qpm_pkg::QpcW'(dp_req_i));
+                  && ctx_req.payload == qpm_pkg::QpcW'(dp_req_i));
         else if (ctx_req.tag == qpm_pkg::TagDoorbell)
           assert (db_valid_i && ctx_req.op == qpm_pkg::CtxDp && ctx_req.index == db_i.qpn
-                  && ctx_req.dir_entry == '0 && ctx_req.wdata == qpm_pkg::QpcW'(db_op));
+                  && ctx_req.payload == qpm_pkg::QpcW'(db_i));
         else if (qpm_pkg::tag_is_step(ctx_req.tag))
-          assert (ctx_req.op == qpm_pkg::CtxDp && ctx_req.dir_entry == '0);
+          assert (ctx_req.op == qpm_pkg::CtxDp
+                  && ctx_req.payload == qpm_pkg::QpcW'(step_req) && step_req.qpn == ctx_req.index);
         else
           assert (cmd_req_valid_i && ctx_req.tag == cmd_req_i.tag && ctx_req.op == cmd_req_i.op
-                  && ctx_req.index == cmd_req_i.index && ctx_req.dir_entry == cmd_req_i.dir_entry
-                  && ctx_req.wdata == cmd_req_i.wdata);
+                  && ctx_req.index == cmd_req_i.index && ctx_req.payload == cmd_req_i.payload);
       end
 `ifdef P_DP_RSP_HELD
       if (rsp_wait_q) assert (dp_rsp_valid && dp_rsp == dp_rsp_q);
@@ -313,8 +302,7 @@ module qpm_dp_front_props #(
       // (field by field: the same statement, which z3 decides faster)
       if (ctx_wait_q)
         assert (ctx_req_valid && ctx_req.tag == ctx_req_q.tag && ctx_req.index == ctx_req_q.index
-                && ctx_req.dir_entry == ctx_req_q.dir_entry && ctx_req.wdata == ctx_req_q.wdata
-                && ctx_req.op == ctx_req_q.op);
+                && ctx_req.payload == ctx_req_q.payload && ctx_req.op == ctx_req_q.op);
 `endif
 `ifdef P_HANDOFF
       // The cache takes a request exactly when one of the three requesters hands one over

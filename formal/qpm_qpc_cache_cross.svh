@@ -54,10 +54,18 @@
   // missing, late, of the wrong line or of the wrong data shows in them), and two of the
   // address. The compute stubs make this visible (formal/cache_stub_*.sv): a
   // read-modify-write answers the four bits it read in rsp[3:0] and writes
-  // {q[1:0], .., q[3:2]}, q the request's dp_req_t qpn bits 3:0.
+  // {q[1:0], .., q[3:2]}, q bits 3:0 of the QPN the request's operation names (its
+  // dp_req_t's, doorbell_t's or step_req_t's, as its tag says: qpm_pkg::ctx_req_t).
   (* anyconst *) logic [LineW-1:0] f_line;
-  qpm_pkg::dp_req_t  f_dp_req;
-  assign f_dp_req = req_pipe.wdata[$bits(f_dp_req)-1:0];
+  qpm_pkg::dp_req_t   f_dp_req;
+  qpm_pkg::doorbell_t f_db_req;
+  qpm_pkg::step_req_t f_step_req;
+  logic [qpm_pkg::QpnW-1:0] f_op_qpn;
+  assign f_dp_req   = req_pipe.payload[$bits(f_dp_req)-1:0];
+  assign f_db_req   = req_pipe.payload[$bits(f_db_req)-1:0];
+  assign f_step_req = req_pipe.payload[$bits(f_step_req)-1:0];
+  assign f_op_qpn   = req_pipe.tag == qpm_pkg::TagDoorbell ? f_db_req.qpn
+                    : qpm_pkg::tag_is_step(req_pipe.tag) ? f_step_req.qpn : f_dp_req.qpn;
   logic [LineW-1:0] f_rline;
   assign f_rline = wbread ? wbread_line : xread_ok ? scan_line : look_line;
   logic             f_rd_q, f_rmw_q, f_fill_q, f_known_q;
@@ -80,8 +88,8 @@
     f_fill_bits_q <= {mem_rsp_rdata_i[511:510], mem_rsp_rdata_i[1] && !f_fill_makes_fatal,
                       mem_rsp_rdata_i[0]};
     f_fill_addr_q <= fill_addr[1:0];
-    f_wh_bits_q   <= {req_pipe.wdata[511:510], req_pipe.wdata[1:0]};
-    f_rmw_bits_q  <= {f_dp_req.qpn[1:0], f_dp_req.qpn[3:2]};
+    f_wh_bits_q   <= {req_pipe.payload[511:510], req_pipe.payload[1:0]};
+    f_rmw_bits_q  <= {f_op_qpn[1:0], f_op_qpn[3:2]};
     // the shadow: the writes P1 makes to f_line
     if (!rst_ni) begin
       f_known_q <= 1'b0;

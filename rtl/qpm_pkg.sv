@@ -212,15 +212,15 @@ package qpm_pkg;
 
   typedef enum logic [2:0] {
     CtxRead     = 3'd0,  // read the QPC of index (a QPN)
-    CtxWrite    = 3'd1,  // write wdata as the QPC of index
-    CtxDirWrite = 3'd2,  // write dir_entry as directory entry index (MAP/UNMAP_PAGE)
+    CtxWrite    = 3'd1,  // write the payload as the QPC of index
+    CtxDirWrite = 3'd2,  // write the payload's entry as directory entry index (MAP/UNMAP)
     CtxPin      = 3'd3,  // keep the QPC of index cached (eviction hint)
     CtxUnpin    = 3'd4,
     CtxSync     = 3'd5,  // write every dirty line back to memory
     CtxPrefetch = 3'd6,  // bring the QPC of index into the cache; no data returned
-    CtxDp       = 3'd7   // a datapath operation or a doorbell: read, decide and write
-                         // the QPC in one pass (wdata carries a dp_req_t, rdata answers
-                         // a dp_exec_rsp_t)
+    CtxDp       = 3'd7   // a datapath operation, doorbell or engine step: read, decide
+                         // and write the QPC in one pass (the payload carries it, rdata
+                         // answers a dp_exec_rsp_t)
   } ctx_op_e;
 
   // Which requester qpm_dp_front offers to the QP cache (qpm_front_arbiter).
@@ -241,13 +241,20 @@ package qpm_pkg;
     CtxBusy     = 2'd3   // pin beyond capacity, or (un)map of a page holding valid QPs
   } ctx_status_e;
 
-  // Directory entry {page_address, valid} (SPEC.md §3.2): bit 0 is valid, the page
-  // address is 4 KiB aligned so its low bits are free.
+  // A request on the QPC-access interface. What its payload holds, as op and tag say:
+  //   CtxWrite     the QPC to write (a qpc_t);
+  //   CtxDirWrite  the directory entry {page_address, valid} in bits 63:0 (SPEC.md §3.2:
+  //                bit 0 is valid, the page address is 4 KiB aligned so its low bits
+  //                are free);
+  //   CtxDp        the operation, in the low bits: a dp_req_t (TagDp), a doorbell_t
+  //                (TagDoorbell) or a step_req_t (an engine's step, tag_is_step);
+  //   otherwise    zero.
+  // One field, not one per kind: a parked request carries only the widest (the park RAM
+  // and the request port's registers are QpcW + 31 bits wide, not QpcW + 64 + 31).
   typedef struct packed {
     logic [CtxTagW-1:0] tag;
     logic [QpnW-1:0]    index;      // QPN, or directory index for CtxDirWrite
-    logic [63:0]        dir_entry;
-    qpc_t               wdata;
+    logic [QpcW-1:0]    payload;
     ctx_op_e            op;
   } ctx_req_t;
 
@@ -431,9 +438,16 @@ package qpm_pkg;
     logic [15:0]     count;
   } doorbell_t;
 
-  // Inside qpm a doorbell travels the cache's pipeline as a dp_req_t with wqes holding
-  // the count and cls[0] the queue (1: RQ), every other field zero. The pipeline knows a
-  // doorbell by its requester tag (TagDoorbell), not by its op field.
+  // A step of the flush or fatal engine (docs/events.md, docs/errors.md): the QP and what
+  // the step may emit, for which the front reserved room.
+  typedef struct packed {
+    logic [QpnW-1:0] qpn;
+    logic            ev_ok;       // an EQE
+    logic            cqe_ok;      // a CQE
+    logic            fatal_only;  // a fatal engine's step: delivers events only of a QP
+                                  // with a fatal-class event pending, and says "more"
+                                  // only while one is
+  } step_req_t;
 
   typedef struct packed {
     logic            is_port;   // a port event: qpn holds the port number
@@ -486,12 +500,5 @@ package qpm_pkg;
   function automatic logic tag_is_fatal(logic [CtxTagW-1:0] tag);
     tag_is_fatal = !tag[CtxTagW-1] && tag[CtxTagW-2];
   endfunction
-  // What a step may emit (carried in its dp_req_t's cls field): an EQE, a CQE. The
-  // front grants a step only with room reserved for what it may emit.
-  parameter int unsigned StepEvOk  = 0;
-  parameter int unsigned StepCqeOk = 1;
-  // A fatal-engine step (in its dp_req_t's pos field) delivers events only of a QP with
-  // a fatal-class event pending, and says "more" only while one is.
-  parameter int unsigned StepFatalOnly = 0;
 
 endpackage

@@ -31,8 +31,9 @@ constexpr uint64_t kPages = 0x200000000;   // page i at kPages + i * 4 KiB
 constexpr uint32_t kLimit = 1024;          // 16 pages of 64 QPCs
 enum Op : uint32_t { kRead = 0, kWrite = 1, kDirWrite = 2, kPin = 3, kUnpin = 4, kSync = 5 };
 enum St : uint32_t { kOk = 0, kMemErr = 1, kUnmapped = 2, kBusy = 3 };
-// qpm_pkg::ctx_req_t, least significant first: op 3, wdata 512, dir_entry 64, index 24, tag 4.
-constexpr unsigned kReqBits = 607;
+// qpm_pkg::ctx_req_t, least significant first: op 3, payload 512 (a write's QPC, or a
+// directory write's entry in its low 64 bits), index 24, tag 4.
+constexpr unsigned kReqBits = 543;
 enum Counter { kHits, kMisses, kMerged, kEvictions, kWritebacks, kWalks, kDirHits, kRefused,
                kMemErrors, kMissWaits, kWbRetries, kNumCounters };
 
@@ -209,9 +210,9 @@ class CacheBench {
     if (wdata) {
       for (unsigned w = 0; w < 16; ++w) req.set(3 + 32 * w, 32, wdata->get(32 * w, 32));
     }
-    req.set(515, 64, dir_entry);
-    req.set(579, 24, index);
-    req.set(603, 4, tag);
+    if (op == kDirWrite) req.set(3, 64, dir_entry);
+    req.set(515, 24, index);
+    req.set(539, 4, tag);
     queue_.push_back(req);
   }
   // Send one request and wait for its response.

@@ -463,15 +463,13 @@ module qpm_cmd_unit #(
 
   assign ctx_req_valid_o = fsm_q == CtxRequest || offer_pf;
   always_comb begin
-    ctx_req_o.tag       = TagCmd;
-    ctx_req_o.op        = ctx_op_q;
-    ctx_req_o.index     = (ctx_op_q == qpm_pkg::CtxDirWrite)
-                        ? cmd_q.dir_index[qpm_pkg::QpnW-1:0] : cmd_q.qpn[qpm_pkg::QpnW-1:0];
-    ctx_req_o.dir_entry = dir_entry_q;
-    ctx_req_o.wdata     = qpc_q;
+    ctx_req_o.tag     = TagCmd;
+    ctx_req_o.op      = ctx_op_q;
+    ctx_req_o.index   = (ctx_op_q == qpm_pkg::CtxDirWrite)
+                      ? cmd_q.dir_index[qpm_pkg::QpnW-1:0] : cmd_q.qpn[qpm_pkg::QpnW-1:0];
+    ctx_req_o.payload = (ctx_op_q == qpm_pkg::CtxDirWrite) ? qpm_pkg::QpcW'(dir_entry_q) : qpc_q;
     if (offer_pf) begin
-      ctx_req_o.dir_entry = '0;
-      ctx_req_o.wdata     = '0;
+      ctx_req_o.payload = '0;
       ctx_req_o.tag   = TagPrefetch;
       ctx_req_o.op    = qpm_pkg::CtxPrefetch;
       ctx_req_o.index = offer_qpn;

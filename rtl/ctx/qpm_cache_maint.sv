@@ -284,7 +284,8 @@ module qpm_cache_maint #(
   assign rsp_tag_o = x_tag_q;
 
   logic unused_start;   // a SYNC or DirWrite carries no QPC; the entry's bits 11:1 are 0
-  assign unused_start = ^{start_req_i.wdata, start_req_i.index[qpm_pkg::QpnW-1:DirIdxW],
+  assign unused_start = ^{start_req_i.payload[qpm_pkg::QpcW-1:64],
+                          start_req_i.index[qpm_pkg::QpnW-1:DirIdxW],
                           mem_rsp_word_i[11:1]};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -312,7 +313,7 @@ module qpm_cache_maint #(
         x_tag_q     <= start_req_i.tag;
         x_dir_idx_q <= start_req_i.index[DirIdxW-1:0];
         x_dir_addr_q <= 61'((qpt_base_i >> 3) + 64'(start_req_i.index[DirIdxW-1:0]));
-        x_entry_q   <= start_req_i.dir_entry;
+        x_entry_q   <= start_req_i.payload[63:0];   // the directory entry
       end
       if (x_state_q == XOldWait && mem_rsp_valid_i && !mem_rsp_write_i) begin
         x_old_valid_q <= mem_rsp_word_i[0];

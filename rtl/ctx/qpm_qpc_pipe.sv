@@ -157,8 +157,10 @@ module qpm_qpc_pipe #(
   assign r_failed_replay = r_is_replay && replay_status_i != qpm_pkg::CtxOk;
   assign r_in_range      = 32'(r.index) < qpn_limit_i;
   assign look_qpn_o      = r.index;
-  logic unused_r;   // directory entries are the maintenance engine's
-  assign unused_r = ^r.dir_entry;
+  qpm_pkg::qpc_t r_qpc;   // a CtxWrite's payload: only its valid is read here
+  logic          unused_r_qpc;
+  assign r_qpc        = r.payload;
+  assign unused_r_qpc = ^r_qpc;
 
   // The RAM ports this cycle: a fill takes the write slot of P1; a read-out takes the
   // read port (a miss register's first, the maintenance engine's when nothing else). The
@@ -251,7 +253,7 @@ module qpm_qpc_pipe #(
   assign touch_o     = p_act == qpm_pipe_pkg::PipeReadHit || p_act == qpm_pipe_pkg::PipeWriteHit || p_act == qpm_pipe_pkg::PipeRmw || hit_ok;
   assign dirty_o     = p_act == qpm_pipe_pkg::PipeWriteHit;
   // A context written invalid (DESTROY_QP) is no longer pinned.
-  assign pin_o       = (hit_ok && pin_op) || (p_act == qpm_pipe_pkg::PipeWriteHit && !r.wdata.valid);
+  assign pin_o       = (hit_ok && pin_op) || (p_act == qpm_pipe_pkg::PipeWriteHit && !r_qpc.valid);
   assign pin_value_o = p_act != qpm_pipe_pkg::PipeWriteHit && r.op == qpm_pkg::CtxPin;
   // Only a line the pipe may write this cycle (data, or its pin bit) is kept out of a
   // miss register's take of its victim; a read hit is safe. (Excluding every hit let a
@@ -291,7 +293,7 @@ module qpm_qpc_pipe #(
   logic [AddrW-1:0] p1_waddr;
 
   qpm_pkg::dp_req_t r_dp_req;   // a CtxDp request's operation
-  assign r_dp_req  = r.wdata[$bits(r_dp_req)-1:0];
+  assign r_dp_req  = r.payload[$bits(r_dp_req)-1:0];
   assign ram_re    = p_act == qpm_pipe_pkg::PipeReadHit || p_act == qpm_pipe_pkg::PipeRmw || wbread_i || xread_go;
   assign ram_raddr = wbread_i ? wbread_line_i : xread_go ? xread_line_i : look_line_i;
 
@@ -389,7 +391,7 @@ module qpm_qpc_pipe #(
       p1_we           <= fill_i || p_act == qpm_pipe_pkg::PipeWriteHit;
       p1_wfill        <= fill_i;
       p1_wline        <= fill_i ? fill_line_i : look_line_i;
-      p1_wdata        <= !fill_i ? r.wdata : fill_notice ? fill_qpc_fatal : fill_qpc;
+      p1_wdata        <= !fill_i ? r.payload : fill_notice ? fill_qpc_fatal : fill_qpc;
       p1_waddr        <= fill_addr_i;
       // Counted once per port request: a replay going through meanwhile does not end it.
       if (p_act != qpm_pipe_pkg::PipeStall && !r_is_replay && !r_is_mark) wait_counted_q <= 1'b0;

@@ -13,7 +13,8 @@
 module qpm_rmw_exec (
   input  logic                   clk_i,      // assertions only
   input  logic                   rst_ni,
-  input  qpm_pkg::dp_req_t       req_i,      // the operation (a doorbell or step in dp_req_t form)
+  input  qpm_pkg::dp_req_t       req_i,      // the operation: a dp_req_t, or in its low bits
+                                             // a doorbell_t or a step_req_t
   input  logic                   is_db_i,
   input  logic                   is_step_i,
   input  logic                   found_i,    // the QPN is mapped and its QPC was read
@@ -27,14 +28,14 @@ module qpm_rmw_exec (
   qpm_pkg::qpc_t      dp_qpc_out, db_qpc_out, fl_qpc_out;
   qpm_pkg::dp_rsp_t   dp_rsp;
   qpm_pkg::eqe_t      dp_event, fl_event;
-  qpm_pkg::doorbell_t db;
+  qpm_pkg::doorbell_t db;     // the views of a doorbell and a step (qpm_pkg::ctx_req_t)
+  qpm_pkg::step_req_t step;
   qpm_pkg::cqe_t      fl_cqe;
   logic               exists, dp_write, dp_event_valid, db_refused, dp_flush_req, db_flush_req;
   logic               fl_write, fl_cqe_valid, fl_more, fl_ev_valid, fl_ev_more;
   assign exists   = found_i && qpc_i.valid;
-  assign db.qpn   = req_i.qpn;
-  assign db.rq    = req_i.cls[0];
-  assign db.count = req_i.wqes;
+  assign db       = req_i[$bits(db)-1:0];
+  assign step     = req_i[$bits(step)-1:0];
 
   qpm_dp_exec u_dp_exec (
     .req_i         (req_i),
@@ -57,12 +58,12 @@ module qpm_rmw_exec (
     .flush_req_o (db_flush_req)
   );
   qpm_flush_exec u_flush_exec (
-    .qpn_i         (req_i.qpn),
+    .qpn_i         (step.qpn),
     .exists_i      (exists),
     .mem_err_i     (mem_err_i),
-    .ev_ok_i       (req_i.cls[qpm_pkg::StepEvOk]),
-    .cqe_ok_i      (req_i.cls[qpm_pkg::StepCqeOk]),
-    .fatal_only_i  (req_i.pos[qpm_pkg::StepFatalOnly]),
+    .ev_ok_i       (step.ev_ok),
+    .cqe_ok_i      (step.cqe_ok),
+    .fatal_only_i  (step.fatal_only),
     .qpc_i         (qpc_i),
     .qpc_o         (fl_qpc_out),
     .write_o       (fl_write),
@@ -91,13 +92,17 @@ module qpm_rmw_exec (
   always_comb begin
     answer_o              = '0;
     answer_o.rsp          = dp_rsp;
+    // A doorbell's or step's answer names its QP (the engines and the doorbell tracker
+    // read it); the rest of rsp is a datapath operation's.
+    if (is_step_i)    answer_o.rsp.qpn = step.qpn;
+    else if (is_db_i) answer_o.rsp.qpn = db.qpn;
     answer_o.event_valid  = is_step_i && fl_ev_valid;
     answer_o.event_data   = fl_event;
     answer_o.ev_req_fatal = (dp_ev_bit & qpm_event_pkg::EvFatalClass) != '0;
     answer_o.ev_req_info  = (dp_ev_bit & ~qpm_event_pkg::EvFatalClass) != '0;
     answer_o.ev_more      = is_step_i && fl_ev_more;
-    answer_o.step_ev_ok   = is_step_i && req_i.cls[qpm_pkg::StepEvOk];
-    answer_o.step_cqe_ok  = is_step_i && req_i.cls[qpm_pkg::StepCqeOk];
+    answer_o.step_ev_ok   = is_step_i && step.ev_ok;
+    answer_o.step_cqe_ok  = is_step_i && step.cqe_ok;
     answer_o.db_refused   = is_db_i && db_refused;
     answer_o.flush_req    = is_step_i ? 1'b0 : is_db_i ? db_flush_req : dp_flush_req;
     answer_o.cqe_valid    = is_step_i && fl_cqe_valid;

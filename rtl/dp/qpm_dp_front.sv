@@ -151,24 +151,22 @@ module qpm_dp_front #(
   logic [qpm_pkg::QpnW-1:0] fl_step_qpn;
   logic [qpm_pkg::CtxTagW-1:0] fl_step_tag;
   logic                    fl_req_a, fl_req_b, fl_engine_busy;
-  // A step as the pipeline carries it: a dp_req_t naming the QPN and, in cls, what the
-  // step may emit (qpm_pkg::StepEvOk, StepCqeOk); a fatal-engine step also says, in pos,
-  // that it delivers only fatal-class events (qpm_pkg::StepFatalOnly). Every other field
-  // is zero.
-  logic             fl_ev_ok, fl_cqe_ok;
-  qpm_pkg::dp_req_t fl_step_as_op, fa_step_as_op;
-  assign fl_ev_ok      = (lock_q == qpm_pkg::GFlush) ? fl_perm_q[0]
-                       : ev_credit && !fa_step_valid && !fa_engine_busy;
-  assign fl_cqe_ok     = (lock_q == qpm_pkg::GFlush) ? fl_perm_q[1] : fl_credit;
+  // A step as the pipeline carries it (qpm_pkg::step_req_t): its QPN and what it may emit;
+  // a fatal-engine step delivers only fatal-class events.
+  logic               fl_ev_ok, fl_cqe_ok;
+  qpm_pkg::step_req_t fl_step, fa_step;
+  assign fl_ev_ok  = (lock_q == qpm_pkg::GFlush) ? fl_perm_q[0]
+                   : ev_credit && !fa_step_valid && !fa_engine_busy;
+  assign fl_cqe_ok = (lock_q == qpm_pkg::GFlush) ? fl_perm_q[1] : fl_credit;
   always_comb begin
-    fl_step_as_op     = '0;
-    fl_step_as_op.qpn = fl_step_qpn;
-    fl_step_as_op.cls[qpm_pkg::StepEvOk]  = fl_ev_ok;
-    fl_step_as_op.cls[qpm_pkg::StepCqeOk] = fl_cqe_ok;
-    fa_step_as_op     = '0;
-    fa_step_as_op.qpn = fa_step_qpn;
-    fa_step_as_op.cls[qpm_pkg::StepEvOk]      = 1'b1;
-    fa_step_as_op.pos[qpm_pkg::StepFatalOnly] = 1'b1;
+    fl_step.qpn        = fl_step_qpn;
+    fl_step.ev_ok      = fl_ev_ok;
+    fl_step.cqe_ok     = fl_cqe_ok;
+    fl_step.fatal_only = 1'b0;
+    fa_step.qpn        = fa_step_qpn;
+    fa_step.ev_ok      = 1'b1;
+    fa_step.cqe_ok     = 1'b0;
+    fa_step.fatal_only = 1'b1;
   end
 
   // ---- arbitration with aging and a lock (qpm_front_arbiter)
@@ -200,17 +198,6 @@ module qpm_dp_front #(
     .held_o      (lock_q)
   );
 
-  // A doorbell as the pipeline carries it: a dp_req_t with the count in wqes and the
-  // queue in cls[0]; every other field zero (the pipeline knows a doorbell by its tag,
-  // TagDoorbell, so its op field is not read).
-  qpm_pkg::dp_req_t db_as_op;
-  always_comb begin
-    db_as_op        = '0;
-    db_as_op.qpn    = db_i.qpn;
-    db_as_op.cls[0] = db_i.rq;
-    db_as_op.wqes   = db_i.count;
-  end
-
   always_comb begin
     ctx_req_o = '0;
     unique case (grant)
@@ -218,26 +205,26 @@ module qpm_dp_front #(
         ctx_req_o.tag   = qpm_pkg::TagDp;
         ctx_req_o.op    = qpm_pkg::CtxDp;
         ctx_req_o.index = dp_req_i.qpn;
-        ctx_req_o.wdata = qpm_pkg::QpcW'(dp_req_i);
+        ctx_req_o.payload = qpm_pkg::QpcW'(dp_req_i);
       end
       qpm_pkg::GDb: begin
         ctx_req_o.tag   = qpm_pkg::TagDoorbell;
         ctx_req_o.op    = qpm_pkg::CtxDp;
         ctx_req_o.index = db_i.qpn;
-        ctx_req_o.wdata = qpm_pkg::QpcW'(db_as_op);
+        ctx_req_o.payload = qpm_pkg::QpcW'(db_i);
       end
       qpm_pkg::GCmd: ctx_req_o = cmd_req_i;
       qpm_pkg::GFlush: begin
         ctx_req_o.tag   = fl_step_tag;
         ctx_req_o.op    = qpm_pkg::CtxDp;
         ctx_req_o.index = fl_step_qpn;
-        ctx_req_o.wdata = qpm_pkg::QpcW'(fl_step_as_op);
+        ctx_req_o.payload = qpm_pkg::QpcW'(fl_step);
       end
       qpm_pkg::GFatal: begin
         ctx_req_o.tag   = fa_step_tag;
         ctx_req_o.op    = qpm_pkg::CtxDp;
         ctx_req_o.index = fa_step_qpn;
-        ctx_req_o.wdata = qpm_pkg::QpcW'(fa_step_as_op);
+        ctx_req_o.payload = qpm_pkg::QpcW'(fa_step);
       end
       default: ;
     endcase
@@ -306,19 +293,23 @@ module qpm_dp_front #(
   // A command's write of ERR (MODIFY to ERR, PORT_FAULT) starts its QP's flush, and a
   // write with events pending (SQ_DRAINED, PORT_FAULT's QP_FATAL) their delivery; the
   // step is granted after the write, so it reads the QPC the write left.
-  logic cmd_write;
+  logic          cmd_write;
+  qpm_pkg::qpc_t cmd_qpc;   // a CtxWrite's payload
+  logic          unused_cmd_qpc;   // only its valid, state and ev_pending are read here
+  assign cmd_qpc        = cmd_req_i.payload;
+  assign unused_cmd_qpc = ^cmd_qpc;
   assign cmd_write = grant == qpm_pkg::GCmd && ctx_req_ready_i && cmd_req_i.op == qpm_pkg::CtxWrite
-                  && cmd_req_i.wdata.valid;
+                  && cmd_qpc.valid;
   assign fl_req_a = cmd_write
-                 && (cmd_req_i.wdata.state == qpm_pkg::StErr
-                     || (cmd_req_i.wdata.ev_pending & ~qpm_event_pkg::EvFatalClass) != '0);
+                 && (cmd_qpc.state == qpm_pkg::StErr
+                     || (cmd_qpc.ev_pending & ~qpm_event_pkg::EvFatalClass) != '0);
   // A fill that made its QP fatal (a QPC read failed, docs/events.md) uses the answers'
   // request input: the cache never answers in that cycle.
   logic [qpm_pkg::QpnW-1:0] req_b_qpn;
   assign req_b_qpn = mem_fatal_i ? mem_fatal_qpn_i : answer.rsp.qpn;
   assign fl_req_b = ((rsp_dp || rsp_db) && (answer.flush_req || answer.ev_req_info))
                  || mem_fatal_i;
-  assign fa_req_a = cmd_write && (cmd_req_i.wdata.ev_pending & qpm_event_pkg::EvFatalClass) != '0;
+  assign fa_req_a = cmd_write && (cmd_qpc.ev_pending & qpm_event_pkg::EvFatalClass) != '0;
   assign fa_req_b = (rsp_dp && answer.ev_req_fatal) || mem_fatal_i;
 
   // The fatal engine: QPs with a fatal-class event pending (its steps deliver a QP's
