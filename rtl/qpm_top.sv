@@ -25,6 +25,7 @@ module qpm_top #(
   parameter int unsigned EqDepth     = 16,    // EQ FIFO entries in front of the EQE port
   parameter int unsigned FlushSlots  = 4,     // QPs flushed at once before the scan (1 .. 7)
   parameter int unsigned WbDepth     = 32,    // write-back buffer entries (writes in flight)
+  parameter int unsigned DirCacheEntries = 1024,  // the walker's directory cache (a power of 2)
   // One AXI read ID per miss register, one write ID per write-back buffer entry, and the
   // maintenance engine's: 4 bits up to 15 of either, wider beyond (32 entries take 6).
   localparam int unsigned AxiIds     = ((Mshrs > WbDepth) ? Mshrs : WbDepth) + 1,
@@ -337,6 +338,7 @@ module qpm_top #(
     .PageBits   (PageBits),
     .DirEntries (DirEntries),
     .WbDepth    (WbDepth),
+    .DirCacheEntries (DirCacheEntries),
     .MemIdW     (AxiIdW)
   ) u_qpc_cache (
     .clk_i           (clk_i),

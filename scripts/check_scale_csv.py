@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks a qpm_bench --scale CSV against SPEC.md section 11.1, independently of the bench.
 
-Every row must carry the columns config, mshrs, misses_per_op, bound and efficiency, with
+Every row must carry the columns config, mshrs, misses_per_op, bound and efficiency (and
+dir_hit_rate, empty or within [0, 1]), with
     bound      = min(1, mshrs / (misses_per_op * mem_latency), 32 / (64 * misses_per_op))
                  (1 when there are no misses)
     efficiency = ops_per_cycle / bound
@@ -45,6 +46,9 @@ def main() -> int:
             problems.append(f"line {n}: {m} misses per operation at hit rate {hit}")
         if r["policy"] == "infinite" and (bound != 1.0 or eff != 1.0):
             problems.append(f"line {n}: the infinite row has bound {bound}, efficiency {eff}")
+        d = r.get("dir_hit_rate", "")
+        if d and not 0.0 <= float(d) <= 1.0:
+            problems.append(f"line {n}: directory-cache hit rate {d} outside [0, 1]")
         if want_config and r["config"] != want_config:
             problems.append(f"line {n}: config {r['config']}, expected {want_config}")
     for p in problems:

@@ -55,6 +55,7 @@ struct ScaleRow {
   uint32_t decision_cycles = 0;
   uint64_t ops = 0, cycles = 0;
   double misses_per_op = 0, bound = 1, efficiency = 1;
+  double dir_hit_rate = -1;  // DIR_HITS / WALKS over the window (-1: no walk)
 };
 
 // SPEC.md section 11.1: no design does better than min(1, N / (m L), B / (64 m)) operations
@@ -266,6 +267,7 @@ class ScaleRun {
       r.misses_per_op = delta("misses") / static_cast<double>(trace.size());
       r.bound = rate_bound(r.misses_per_op, latency, mshrs_);
       r.efficiency = r.ops_per_cycle / r.bound;
+      if (delta("walks") > 0) r.dir_hit_rate = delta("dir_hits") / delta("walks");
       // The decision latency: 0 for the combinational policies; for the trap, the mean
       // cycles a question stayed open (TRAP_BUSY_CYCLES / TRAP_REQUESTS).
       if (p == "trap" && delta("trap_requests") > 0) {
@@ -308,9 +310,9 @@ class ScaleRun {
 
   static void print(const ScaleRow &r) {
     fmt::print("scale {:<11} {:<7} qps={:<5} mem={:<5} hit_rate={:.3f} ops/cycle={:.4f} "
-               "bound={:.4f} efficiency={:.3f} decision={}{}\n",
+               "bound={:.4f} efficiency={:.3f} dir_hit_rate={:.3f} decision={}{}\n",
                r.workload, r.policy, r.active_qps, r.mem_latency, r.hit_rate, r.ops_per_cycle,
-               r.bound, r.efficiency, r.decision_cycles,
+               r.bound, r.efficiency, r.dir_hit_rate, r.decision_cycles,
                r.hot_hit_rate >= 0 ? fmt::format(" hot_hit_rate={:.3f}", r.hot_hit_rate) : "");
   }
 
@@ -319,14 +321,15 @@ class ScaleRun {
     if (!out) throw std::runtime_error("qpm_bench: cannot write " + o_.csv);
     // The columns of issue 26 come last, so the plots' column numbers stay.
     out << "workload,policy,active_qps,mem_latency,hit_rate,ops_per_cycle,decision_cycles,"
-           "hot_hit_rate,ops,cycles,config,mshrs,misses_per_op,bound,efficiency\n";
+           "hot_hit_rate,ops,cycles,config,mshrs,misses_per_op,bound,efficiency,dir_hit_rate\n";
     for (const ScaleRow &r : rows_) {
-      out << fmt::format("{},{},{},{},{:.4f},{:.5f},{},{},{},{},{},{},{:.5f},{:.5f},{:.4f}\n",
+      out << fmt::format("{},{},{},{},{:.4f},{:.5f},{},{},{},{},{},{},{:.5f},{:.5f},{:.4f},{}\n",
                          r.workload, r.policy, r.active_qps, r.mem_latency, r.hit_rate,
                          r.ops_per_cycle, r.decision_cycles,
                          r.hot_hit_rate >= 0 ? fmt::format("{:.4f}", r.hot_hit_rate) : "",
                          r.ops, r.cycles, o_.config, mshrs_, r.misses_per_op, r.bound,
-                         r.efficiency);
+                         r.efficiency,
+                         r.dir_hit_rate >= 0 ? fmt::format("{:.4f}", r.dir_hit_rate) : "");
     }
     fmt::print("qpm_bench: {}\n", o_.csv);
   }

@@ -1131,6 +1131,23 @@ TEST_CASE("walker: two-level walk, directory cache, coherence with MAP/UNMAP", "
   CHECK(b.counts_[kDirHits] == 1);
 }
 
+// SPEC.md section 11.1: the directory cache holds a workload's pages, not the last few (it
+// had 4 entries, fully associative; 1,024 direct-mapped slots now, qpm_dir_table).
+TEST_CASE("walker: a walk over 16 pages, then again: every second walk hits the directory cache",
+          "[cache]") {
+  CacheBench b(11);
+  constexpr uint32_t kPagesUsed = kLimit / 64;  // 16
+  const uint64_t r0 = b.mem_.reads();
+  for (uint32_t p = 0; p < kPagesUsed; ++p) REQUIRE(b.call(kRead, p * 64 + 1).status == kOk);
+  CHECK(b.mem_.reads() - r0 == 2 * kPagesUsed);   // a directory read and a QPC read each
+  CHECK(b.counts_[kDirHits] == 0);
+  const uint64_t r1 = b.mem_.reads();
+  for (uint32_t p = 0; p < kPagesUsed; ++p) REQUIRE(b.call(kRead, p * 64 + 2).status == kOk);
+  CHECK(b.mem_.reads() - r1 == kPagesUsed);       // the QPC reads alone
+  CHECK(b.counts_[kWalks] == 2 * kPagesUsed);
+  CHECK(b.counts_[kDirHits] == kPagesUsed);
+}
+
 TEST_CASE("eviction race: a lookup of a QPN being written back is never served stale",
           "[cache]") {
   AxiMemoryOptions mo;

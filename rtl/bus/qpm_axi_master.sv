@@ -6,6 +6,12 @@
 // whole (both beats) with that ID, in whatever order the memory answers across IDs, and
 // R beats of different IDs may interleave. Writes go out one burst at a time. The caller
 // keeps at most one request outstanding per ID and always accepts responses.
+//
+// A line read's first beat waits for its last in a RAM of one 256-bit word per ID (a
+// qpm_ram_2p, not NumIds x 256 flip-flops: 65 IDs in the large configuration): written
+// in the first beat's cycle, read in the last beat's, so it comes out of the RAM in the
+// cycle the response register holds the last beat. One R beat a cycle, and a first beat
+// is never a last, so the RAM never sees a read and a write in one cycle.
 `include "qpm_assert.svh"
 
 module qpm_axi_master #(
@@ -81,10 +87,9 @@ module qpm_axi_master #(
   logic           ar_line_q;
   logic           take_read, take_write;
 
-  // Per-ID read state: is it a word (and on which lane), the last beat, error so far.
+  // Per-ID read state: is it a word (and on which lane), error so far.
   logic [NumIds-1:0] rd_word_q;
   logic [1:0]        rd_lane_q  [NumIds];
-  logic [255:0]      rd_beat0_q [NumIds];
   logic [NumIds-1:0] rd_error_q;
 
   // ---------------------------------------------------------------------------------
@@ -135,44 +140,58 @@ module qpm_axi_master #(
     for (int unsigned i = 0; i < NumIds; i++) rid_hit[i] = (32'(m_axi_rid_i) == i);
   end
 
-  // Each ID's lane and first beat, in a block of its own (a loop of array writes in one
-  // always_ff is not unrolled by Verilator past 64 IDs).
+  // Each ID's lane, in a block of its own (a loop of array writes in one always_ff is
+  // not unrolled by Verilator past 64 IDs).
   for (genvar g = 0; g < NumIds; g++) begin : gen_id
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        rd_lane_q[g]  <= '0;
-        rd_beat0_q[g] <= '0;
+        rd_lane_q[g] <= '0;
       end else begin
         if (take_read && 32'(req_id_i) == g) rd_lane_q[g] <= req_addr_i[4:3];
-        if (r_take && rid_hit[g])            rd_beat0_q[g] <= m_axi_rdata_i;
       end
     end
   end
+
+  // Each ID's first beat of a line, until its last beat (above).
+  localparam int unsigned BeatAddrW = (NumIds > 1) ? $clog2(NumIds) : 1;
+  logic [255:0] beat0;   // the first beat of the line answered last cycle
+  qpm_ram_2p #(
+    .Width (256),
+    .Depth (NumIds)
+  ) u_beat0_ram (
+    .clk_i   (clk_i),
+    .re_i    (r_done),
+    .raddr_i (BeatAddrW'(m_axi_rid_i)),
+    .rdata_o (beat0),
+    .we_i    (r_take && !m_axi_rlast_i),
+    .waddr_i (BeatAddrW'(m_axi_rid_i)),
+    .wdata_i (m_axi_rdata_i),
+    .wmask_i ('1)
+  );
 
   // The word of a one-beat read, picked from its byte lanes.
   logic [255:0] r_beat;
   logic [1:0]   r_lane;
   logic         r_word, r_err_so_far;
-  logic [255:0] r_beat0;
   always_comb begin
     r_lane       = '0;
     r_word       = 1'b0;
     r_err_so_far = 1'b0;
-    r_beat0      = '0;
     for (int unsigned i = 0; i < NumIds; i++) begin
       if (rid_hit[i]) begin
         r_lane       = rd_lane_q[i];
         r_word       = rd_word_q[i];
         r_err_so_far = rd_error_q[i];
-        r_beat0      = rd_beat0_q[i];
       end
     end
     r_beat = m_axi_rdata_i;
   end
 
-  logic           rsp_valid_q, rsp_write_q, rsp_error_q;
+  // The response register: a line's last beat (its first comes out of the RAM beside
+  // it), a word's lane, or nothing for a write.
+  logic           rsp_valid_q, rsp_write_q, rsp_error_q, rsp_line_q;
   logic [IdW-1:0] rsp_id_q;
-  logic [511:0]   rsp_rdata_q;
+  logic [255:0]   rsp_beat_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -193,7 +212,8 @@ module qpm_axi_master #(
       rsp_write_q     <= 1'b0;
       rsp_error_q     <= 1'b0;
       rsp_id_q        <= '0;
-      rsp_rdata_q     <= '0;
+      rsp_line_q      <= 1'b0;
+      rsp_beat_q      <= '0;
     end else begin
       // AR
       if (take_read) begin
@@ -240,12 +260,14 @@ module qpm_axi_master #(
         rsp_write_q <= 1'b0;
         rsp_id_q    <= m_axi_rid_i;
         rsp_error_q <= r_err_so_far || m_axi_rresp_i[1];
-        rsp_rdata_q <= r_word ? {448'b0, r_beat[64*r_lane +: 64]} : {r_beat, r_beat0};
+        rsp_line_q  <= !r_word;
+        rsp_beat_q  <= r_word ? {192'b0, r_beat[64*r_lane +: 64]} : r_beat;
       end else if (b_done) begin
         rsp_write_q <= 1'b1;
         rsp_id_q    <= b_id_q;
         rsp_error_q <= b_error_q;
-        rsp_rdata_q <= '0;
+        rsp_line_q  <= 1'b0;
+        rsp_beat_q  <= '0;
       end
     end
   end
@@ -254,7 +276,7 @@ module qpm_axi_master #(
   assign rsp_write_o = rsp_write_q;
   assign rsp_id_o    = rsp_id_q;
   assign rsp_error_o = rsp_error_q;
-  assign rsp_rdata_o = rsp_rdata_q;
+  assign rsp_rdata_o = rsp_line_q ? {rsp_beat_q, beat0} : {256'b0, rsp_beat_q};
 
   assign m_axi_arvalid_o = ar_valid_q;
   assign m_axi_arid_o    = ar_id_q;

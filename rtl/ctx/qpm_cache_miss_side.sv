@@ -11,6 +11,7 @@ module qpm_cache_miss_side #(
   parameter int unsigned DirEntries = 1 << 18,
   parameter int unsigned ParkDepth  = 2 * Mshrs,
   parameter int unsigned WbDepth    = 2,
+  parameter int unsigned DirCacheEntries = 1024,
   parameter int unsigned MemIdW     = 4,
   parameter int unsigned ReqW       = 1,          // the width of a qpm_pkg::ctx_req_t (qpm_qpc_cache passes it)
   localparam int unsigned QpnW      = qpm_pkg::QpnW,
@@ -266,6 +267,7 @@ module qpm_cache_miss_side #(
     .PageBits (PageBits),
     .DirIdxW  (DirIdxW),
     .WbDepth  (WbDepth),
+    .DirCacheEntries (DirCacheEntries),
     .MemIdW   (MemIdW)
   ) u_mshrs (
     .clk_i             (clk_i),

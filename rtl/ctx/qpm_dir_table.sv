@@ -1,87 +1,106 @@
-// qpm_dir_table: the directory cache of the QP table walker (SPEC.md §3.2).
+// qpm_dir_table: the directory cache of the QP table walker (SPEC.md §3.2, §11.1).
 //
-// The page addresses of the last few directory entries a walk read, so a walk usually
-// skips the directory read. Fully associative, round-robin replacement. Exact, because
-// every directory write goes through MAP_PAGE / UNMAP_PAGE, which drops the entry.
+// The page addresses of directory entries a walk read, so a walk usually skips the
+// directory read: direct-mapped, Slots entries (1,024 by default: a workload over
+// 65,536 QPs, 1,024 pages, fits), each entry's tag (the directory index above the slot
+// bits) and page address in a RAM (qpm_ram_2p), its valid bit in a flip-flop (valid
+// must be 0 after reset, and an invalidation clears it at once). Exact, because every
+// directory write goes through MAP_PAGE / UNMAP_PAGE, which drops the slot.
 //
-// There is no per-entry state on chip (docs/qp-table.md): whether a page is mapped is
-// learned from the directory read itself, and whether a page still holds a valid QP is
-// read from the page in memory by MAP/UNMAP_PAGE. So QPN_LIMIT can reach 2**24 at the
-// cost of this cache alone.
+// A lookup is asked in one cycle and answered in the next (the RAM's registered read):
+// qpm_mshr_file asks when it allocates a miss register, so the answer waits in the
+// register before its walk. The answer is the entry as the cycle of the ask left it:
+// a fill of the slot in that cycle is forwarded (the RAM returns the old word), an
+// invalidation in that cycle or the next makes it a miss.
+//
+// There is no per-entry state on chip beyond this cache (docs/qp-table.md): whether a
+// page is mapped is learned from the directory read itself, and whether a page still
+// holds a valid QP is read from the page in memory by MAP/UNMAP_PAGE. So QPN_LIMIT can
+// reach 2**24 at the cost of this cache alone.
 module qpm_dir_table #(
   parameter int unsigned DirEntries   = 1 << 18,  // directory entries (index width)
-  parameter int unsigned CacheEntries = 4,        // directory cache size
-  localparam int unsigned IdxW = (DirEntries > 1) ? $clog2(DirEntries) : 1
+  parameter int unsigned CacheEntries = 1024,     // directory cache slots (a power of 2)
+  localparam int unsigned IdxW    = (DirEntries > 1) ? $clog2(DirEntries) : 1,
+  localparam int unsigned Slots   = (CacheEntries < DirEntries) ? CacheEntries : DirEntries,
+  localparam int unsigned SlotW   = (Slots > 1) ? $clog2(Slots) : 1,
+  localparam int unsigned TagBits = (IdxW > SlotW) ? IdxW - SlotW : 1
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
   // a directory write (MAP/UNMAP_PAGE) took effect: forget the entry
   input  logic              inval_i,
   input  logic [IdxW-1:0]   inval_idx_i,
-  // directory cache lookup (a walk)
-  input  logic [IdxW-1:0]   walk_idx_i,
-  output logic              walk_hit_o,
-  output logic [63:12]      walk_page_o,
-  // directory cache fill, from a directory read of a valid entry
+  // a lookup, answered in the next cycle
+  input  logic              look_i,
+  input  logic [IdxW-1:0]   look_idx_i,
+  output logic              look_hit_o,     // for the lookup of the cycle before
+  output logic [63:12]      look_page_o,
+  // a fill, from a directory read of a valid entry
   input  logic              fill_valid_i,
   input  logic [IdxW-1:0]   fill_idx_i,
   input  logic [63:12]      fill_page_i
 );
 
-  localparam int unsigned CacheW = (CacheEntries > 1) ? $clog2(CacheEntries) : 1;
+  function automatic logic [TagBits-1:0] tag_of(logic [IdxW-1:0] idx);
+    tag_of = TagBits'(idx >> SlotW);
+  endfunction
 
-  // ---------------------------------------------------------------------------------
-  // Directory cache
-  // ---------------------------------------------------------------------------------
-  logic [CacheEntries-1:0] dc_valid_q;
-  logic [IdxW-1:0]         dc_idx_q  [CacheEntries];
-  logic [63:12]            dc_page_q [CacheEntries];
-  logic [CacheW-1:0]       dc_next_q;
+  logic fill;   // an invalidation in the same cycle wins: the fill is only a hint
+  assign fill = fill_valid_i && !inval_i;
 
-  always_comb begin
-    walk_hit_o  = 1'b0;
-    walk_page_o = '0;
-    for (int unsigned i = 0; i < CacheEntries; i++) begin
-      if (dc_valid_q[i] && dc_idx_q[i] == walk_idx_i) begin
-        walk_hit_o  = 1'b1;
-        walk_page_o = dc_page_q[i];
-      end
+  // One process per slot (one big process with indexed writes becomes a copy of the
+  // whole vector in Yosys). An invalidation clears its slot whichever index it holds.
+  logic [Slots-1:0] valid_q;
+  for (genvar g = 0; g < Slots; g++) begin : gen_valid
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni)                                          valid_q[g] <= 1'b0;
+      else if (inval_i && 32'(SlotW'(inval_idx_i)) == g)   valid_q[g] <= 1'b0;
+      else if (fill && 32'(SlotW'(fill_idx_i)) == g)       valid_q[g] <= 1'b1;
     end
   end
 
-  logic [CacheEntries-1:0] dc_valid_d;
-  logic [CacheW-1:0]       dc_next_d;
-  always_comb begin
-    dc_valid_d = dc_valid_q;
-    dc_next_d  = dc_next_q;
-    // A directory write drops the entry: the next walk reads it again.
-    if (inval_i) begin
-      for (int unsigned i = 0; i < CacheEntries; i++) begin
-        if (dc_idx_q[i] == inval_idx_i) dc_valid_d[i] = 1'b0;
-      end
-    end else if (fill_valid_i) begin
-      dc_valid_d[dc_next_q] = 1'b1;
-      dc_next_d = (32'(dc_next_q) == CacheEntries - 1) ? '0 : dc_next_q + CacheW'(1);
-    end
-  end
+  logic [TagBits-1:0] rd_tag;
+  logic [63:12]       rd_page;
+  qpm_ram_2p #(
+    .Width (TagBits + 52),
+    .Depth (Slots)
+  ) u_ram (
+    .clk_i   (clk_i),
+    .re_i    (look_i),
+    .raddr_i (SlotW'(look_idx_i)),
+    .rdata_o ({rd_tag, rd_page}),
+    .we_i    (fill),
+    .waddr_i (SlotW'(fill_idx_i)),
+    .wdata_i ({tag_of(fill_idx_i), fill_page_i}),
+    .wmask_i ('1)
+  );
 
+  // The lookup's cycle, kept for its answer: the index, and a fill of its slot then.
+  logic            look_q, fwd_q, fwd_hit_q;
+  logic [IdxW-1:0] look_idx_q;
+  logic [63:12]    fwd_page_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      dc_valid_q <= '0;
-      dc_next_q  <= '0;
+      look_q     <= 1'b0;
+      fwd_q      <= 1'b0;
+      fwd_hit_q  <= 1'b0;
+      look_idx_q <= '0;
+      fwd_page_q <= '0;
     end else begin
-      dc_valid_q <= dc_valid_d;
-      dc_next_q  <= dc_next_d;
-    end
-  end
-  // The entries themselves need no reset: dc_valid_q guards them.
-  for (genvar g = 0; g < CacheEntries; g++) begin : gen_dc_ff
-    always_ff @(posedge clk_i) begin
-      if (!inval_i && fill_valid_i && 32'(dc_next_q) == g) begin
-        dc_idx_q[g]  <= fill_idx_i;
-        dc_page_q[g] <= fill_page_i;
+      look_q <= look_i;
+      if (look_i) begin
+        look_idx_q <= look_idx_i;
+        fwd_q      <= fill && SlotW'(fill_idx_i) == SlotW'(look_idx_i);
+        fwd_hit_q  <= fill && fill_idx_i == look_idx_i;
+        fwd_page_q <= fill_page_i;
       end
     end
   end
+
+  // valid_q holds the ask's cycle's invalidations (and fills, which are forwarded).
+  assign look_hit_o  = look_q && (fwd_q ? fwd_hit_q
+                                        : valid_q[SlotW'(look_idx_q)] && rd_tag == tag_of(look_idx_q))
+                    && !(inval_i && inval_idx_i == look_idx_q);
+  assign look_page_o = fwd_q ? fwd_page_q : rd_page;
 
 endmodule

@@ -37,6 +37,7 @@ module qpm_mshr_file #(
   parameter int unsigned DirIdxW    = 18,
   parameter int unsigned WbDepth    = 2,
   parameter int unsigned MemIdW     = 4,
+  parameter int unsigned DirCacheEntries = 1024,
   localparam int unsigned QpnW  = qpm_pkg::QpnW,
   localparam int unsigned SetW  = (Sets > 1) ? $clog2(Sets) : 1,
   localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1,
@@ -296,6 +297,62 @@ module qpm_mshr_file #(
     assign deq_seq_o[g*SeqW +: SeqW]   = m_deq_q[g];
   end
 
+  // ---- the walk's directory cache (qpm_dir_table): looked up when a register is
+  // allocated, answered the next cycle into the register's hint (and to its MDir step
+  // directly, if it is scheduled in that cycle); a MAP/UNMAP of its page drops the hint.
+  // Filled by a directory read that found a mapped page.
+  logic [DirIdxW-1:0] dir_fill_idx;
+  logic               dir_fill, dir_hit;
+  logic [63:12]       dir_fill_page, dir_page;
+  qpm_dir_table #(
+    .DirEntries   (1 << DirIdxW),
+    .CacheEntries (DirCacheEntries)
+  ) u_dir_table (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .inval_i      (dir_inval_i),
+    .inval_idx_i  (dir_inval_idx_i),
+    .look_i       (alloc_i),
+    .look_idx_i   (DirIdxW'(alloc_qpn_i >> PageBits)),
+    .look_hit_o   (dir_hit),
+    .look_page_o  (dir_page),
+    .fill_valid_i (dir_fill),
+    .fill_idx_i   (dir_fill_idx),
+    .fill_page_i  (dir_fill_page)
+  );
+  logic             dir_ans_q;       // the register allocated last cycle gets its answer
+  logic [MshrW-1:0] dir_ans_idx_q;
+  logic [Mshrs-1:0] hint_q;          // the register's page is in the directory cache ...
+  logic [63:12]     hint_page_q [Mshrs];   // ... at this page address
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      dir_ans_q     <= 1'b0;
+      dir_ans_idx_q <= '0;
+    end else begin
+      dir_ans_q     <= alloc_i;
+      dir_ans_idx_q <= park_idx_i;
+    end
+  end
+  for (genvar g = 0; g < Mshrs; g++) begin : gen_hint
+    logic dropped;   // its page's directory entry changes (the cache forgets it too)
+    assign dropped = dir_inval_i && DirIdxW'(m_qpn_q[g] >> PageBits) == dir_inval_idx_i;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        hint_q[g]      <= 1'b0;
+        hint_page_q[g] <= '0;
+      end else if (dir_ans_q && dir_ans_idx_q == MshrW'(g)) begin
+        hint_q[g]      <= dir_hit;   // (an invalidation now is in dir_hit already)
+        hint_page_q[g] <= dir_page;
+      end else if (dropped) begin
+        hint_q[g]      <= 1'b0;
+      end
+    end
+  end
+  logic dir_ans_now;   // the scheduled register's answer arrives this cycle
+  assign dir_ans_now = dir_ans_q && dir_ans_idx_q == sched;
+  assign walk_hit    = dir_ans_now ? dir_hit  : hint_q[sched];
+  assign walk_page   = dir_ans_now ? dir_page : hint_page_q[sched];
+
   // ---- the scheduler: which register takes the shared step (qpm_mshr_sched)
   logic [Mshrs-1:0] in_victim, in_wbread, in_dir, in_dirreq, in_fillreq, hold;
   for (genvar g = 0; g < Mshrs; g++) begin : gen_in
@@ -358,26 +415,6 @@ module qpm_mshr_file #(
   assign ret_qpn_o       = m_qpn_q[ret_own];
   assign swap_o          = ret_take_o && s_state == qpm_pipe_pkg::MWbRead;
 
-  // ---- the walk's directory cache (qpm_dir_table): looked up by the scheduled
-  // register, filled by a directory read that found a mapped page
-  logic [DirIdxW-1:0] walk_idx, dir_fill_idx;
-  logic               dir_fill;
-  logic [63:12]       dir_fill_page;
-  assign walk_idx = DirIdxW'(m_qpn_q[sched] >> PageBits);
-  qpm_dir_table #(
-    .DirEntries (1 << DirIdxW)
-  ) u_dir_table (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .inval_i      (dir_inval_i),
-    .inval_idx_i  (dir_inval_idx_i),
-    .walk_idx_i   (walk_idx),
-    .walk_hit_o   (walk_hit),
-    .walk_page_o  (walk_page),
-    .fill_valid_i (dir_fill),
-    .fill_idx_i   (dir_fill_idx),
-    .fill_page_i  (dir_fill_page)
-  );
 
   // ---- memory responses
   qpm_pipe_pkg::mshr_state_e r_state;

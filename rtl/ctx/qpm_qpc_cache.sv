@@ -22,6 +22,7 @@ module qpm_qpc_cache #(
   parameter int unsigned DirEntries = 1 << 18,  // 2**24 QPNs in pages of 64
   parameter int unsigned ParkDepth  = 2 * Mshrs,  // requests waiting on fills
   parameter int unsigned WbDepth    = 2,          // write-back buffer entries
+  parameter int unsigned DirCacheEntries = 1024,  // the walker's directory cache
   parameter int unsigned MemIdW     = 4,
   localparam int unsigned DirIdxW   = (DirEntries > 1) ? $clog2(DirEntries) : 1,
   localparam int unsigned WayWidth  = (Ways > 1) ? $clog2(Ways) : 1,
@@ -168,6 +169,7 @@ module qpm_qpc_cache #(
     .DirEntries (DirEntries),
     .ParkDepth  (ParkDepth),
     .WbDepth    (WbDepth),
+    .DirCacheEntries (DirCacheEntries),
     .MemIdW     (MemIdW),
     .ReqW       (ReqW)
   ) u_miss (
