@@ -241,16 +241,11 @@ package qpm_pkg;
     CtxBusy     = 2'd3   // pin beyond capacity, or (un)map of a page holding valid QPs
   } ctx_status_e;
 
-  // A request on the QPC-access interface. What its payload holds, as op and tag say:
-  //   CtxWrite     the QPC to write (a qpc_t);
-  //   CtxDirWrite  the directory entry {page_address, valid} in bits 63:0 (SPEC.md §3.2:
-  //                bit 0 is valid, the page address is 4 KiB aligned so its low bits
-  //                are free);
-  //   CtxDp        the operation, in the low bits: a dp_req_t (TagDp), a doorbell_t
-  //                (TagDoorbell) or a step_req_t (an engine's step, tag_is_step);
-  //   otherwise    zero.
-  // One field, not one per kind: a parked request carries only the widest (the park RAM
-  // and the request port's registers are QpcW + 31 bits wide, not QpcW + 64 + 31).
+  // A request on the QPC-access interface. Its payload, as op and tag say: CtxWrite the
+  // qpc_t; CtxDirWrite the directory entry {page_address, valid} in bits 63:0 (SPEC.md
+  // §3.2); CtxDp, in the low bits, a dp_req_t (TagDp), doorbell_t (TagDoorbell) or
+  // step_req_t (tag_is_step); else zero. One field for all, so a parked request is no
+  // wider than a write (QpcW + 31 bits).
   typedef struct packed {
     logic [CtxTagW-1:0] tag;
     logic [QpnW-1:0]    index;      // QPN, or directory index for CtxDirWrite
@@ -444,9 +439,7 @@ package qpm_pkg;
     logic [QpnW-1:0] qpn;
     logic            ev_ok;       // an EQE
     logic            cqe_ok;      // a CQE
-    logic            fatal_only;  // a fatal engine's step: delivers events only of a QP
-                                  // with a fatal-class event pending, and says "more"
-                                  // only while one is
+    logic            fatal_only;  // only a QP's fatal-class events, "more" while one is
   } step_req_t;
 
   typedef struct packed {
