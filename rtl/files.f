@@ -28,7 +28,7 @@ rtl/cmd/qpm_cmd_limits.sv
 rtl/cmd/qpm_cmd_unit.sv
 rtl/ctx/qpm_qpc_reset.sv
 rtl/ctx/qpm_dir_table.sv
-rtl/ctx/qpm_cache_set.sv
+rtl/ctx/qpm_line_write.sv
 rtl/ctx/qpm_cache_lines.sv
 rtl/ctx/qpm_tag_patch.sv
 rtl/ctx/qpm_tag_copy.sv

@@ -15,9 +15,8 @@
 # scripts/synth_report.py writes build/synth/sweep.csv and build/synth/sweep.png and
 # appends the sweep table and the area at stated densities to build/synth/report.md.
 #
-# Run time: a few minutes per point. The cache's line state is built of repeated modules
-# (one qpm_cache_set per set, qpm_mux_tree views), which Yosys maps once each, so a point
-# costs little more at 4096 entries than at 256. --only runs some points and keeps the
+# Run time: a few minutes per point. The cache's tags and line state are RAM black
+# boxes, so a point costs little more at 4096 entries than at 256. --only runs some points and keeps the
 # others' earlier results (a full run starts from an empty build/synth/sweep);
 # --no-default reuses build/synth's default run. The table has every point whose run
 # finished. docs/capacity.md has measured times.

@@ -165,7 +165,10 @@ module qpm_cache_data_side #(
   logic [57:0] wb_load_addr;
   logic [511:0] wb_load_data;
   logic [WbW-1:0] wb_load_idx;
-  logic x_busy;
+  logic x_busy, may_pin, drop_hold;
+  // A maintenance drop (a line write B) waits while P0's request may write a pin bit or a
+  // fill writes the scan line's way (a line write A, qpm_line_write).
+  assign drop_hold = may_pin || (fill_i && fill_line_i[WayW-1:0] == scan_line_o[WayW-1:0]);
   qpm_pkg::ctx_status_e x_rsp_status;
   logic [qpm_pkg::CtxTagW-1:0] x_rsp_tag;
   logic x_rsp_valid;
@@ -225,6 +228,7 @@ module qpm_cache_data_side #(
     .wbread_i           (wbread_i),
     .wbread_idx_i       (wbread_idx_i),
     .scan_line_o        (scan_line_o),
+    .drop_hold_i        (drop_hold),
     .scan_want_o        (scan_want_o),
     .scan_ok_i          (scan_ok_i),
     .scan_valid_i       (scan_valid_i),
@@ -345,6 +349,7 @@ module qpm_cache_data_side #(
     .wb_load_addr_o       (wb_load_addr),
     .wb_load_data_o       (wb_load_data),
     .maint_busy_i         (x_busy),
+    .may_pin_o            (may_pin),
     .maint_start_o        (x_start),
     .maint_rsp_valid_i    (x_rsp_valid),
     .maint_rsp_tag_i      (x_rsp_tag),

@@ -1,6 +1,5 @@
 // qpm_cache_lines: the QP cache's line state and replacement bits (docs/qp-cache.md
-// section 19). The tags are in RAM too (qpm_tag_copy): the lookup gets which ways of its
-// set hold its QPN (look_match_i) and adds their valid bits here.
+// section 19), and the lookup's hit.
 //
 // Per line four state bits: valid, pinned, dirty, held (the line holds a context whose
 // write-back was given up, docs/qp-cache.md section 20); per set Ways-1 tree-PLRU bits
@@ -9,8 +8,10 @@
 // one 16-bit LFSR that steps every cycle, for the random policy (docs/eviction.md).
 //
 // Where each bit lives, and why:
-// - valid and pinned: flip-flops (qpm_cache_set per set). Valid must be 0 after reset,
-//   and the pipe's lookup reads both, for any set, in the cycle it decides.
+// - valid and pinned: beside each way's tag in the tag RAMs (qpm_tag_copy, written by
+//   qpm_line_write), because every reader of a tag reads them too: the lookup gets its
+//   set's word with its request (look_match_i, look_valid_i, look_pinned_i), the victim
+//   decision and the scan with their read of the victim copy.
 // - dirty, held, PLRU and LRU: one RAM word per set (qpm_ram_2p with a bit mask), read
 //   only by the victim decision and the maintenance scan, a cycle ahead like the tags'
 //   victim copy (same read port, same cycles: rd_i from qpm_tag_views). Every change to
@@ -43,6 +44,8 @@ module qpm_cache_lines #(
   // lookup of one QPN: its set, and the ways whose tag is its
   input  logic [SetW-1:0]          look_set_i,
   input  logic [Ways-1:0]          look_match_i,
+  input  logic [Ways-1:0]          look_valid_i,
+  input  logic [Ways-1:0]          look_pinned_i,
   output logic                     look_hit_o,
   output logic [LineW-1:0]         look_line_o,
   output logic                     look_pinned_o,       // the hit line is pinned
@@ -52,37 +55,30 @@ module qpm_cache_lines #(
   input  logic [SetW-1:0]          rd_set_i,
   input  logic                     rd_scan_i,           // ... for the maintenance scan
   // one set, for the victim decision: the set read in the cycle before
-  input  logic [SetW-1:0]          vict_set_i,
-  output logic [Ways-1:0]          vict_valid_o,
+  input  logic [Ways-1:0]          vict_valid_i,        // its valid bits (the tags' word)
   output logic [Ways-1:0]          vict_dirty_o,        // valid and dirty
-  output logic [Ways-1:0]          vict_pinned_o,
   output logic [Ways-1:0]          vict_held_o,         // valid and held
   output logic [Ways-2:0]          vict_plru_o,
   output logic [LruW-1:0]          vict_lru_o,          // the set's true-LRU order
   output logic [WayW-1:0]          rand_way_o,          // a pseudo-random way (LFSR)
   // one line, for the maintenance scan (its set's word read by rd_scan_i before)
   input  logic [LineW-1:0]         scan_line_i,
-  output logic                     scan_valid_o,
+  input  logic                     scan_valid_i,        // its valid bit (the tags' word)
   output logic                     scan_dirty_o,
   output logic                     scan_busy_o,         // a fill writes the line now: wait
-  output logic [Lines-1:0]         valid_o,             // every line's (for the checks)
   // P0's updates
   input  logic                     touch_i,             // an access to the looked-up line
   input  logic                     dirty_i,             // a write of the looked-up line
-  input  logic                     pin_i,               // the looked-up line's pin bit ...
-  input  logic                     pin_value_i,         // ... becomes this
-  input  logic                     reserve_i,           // a miss register takes this way:
-  input  logic [LineW-1:0]         reserve_line_i,      // invalid, unpinned
-  input  logic                     fill_i,              // a fill lands: valid, unpinned,
-  input  logic [LineW-1:0]         fill_line_i,         // clean (in P1)
+  input  logic                     fill_i,              // a fill lands: clean (in P1)
+  input  logic [LineW-1:0]         fill_line_i,
   input  logic                     fill_hold_i,         // ... held (a take-back)
   input  logic                     clean_i,             // read out by maintenance (in P1)
-  input  logic                     drop_i,              // dropped by maintenance
-  input  logic [LineW-1:0]         maint_line_i,        // the line of clean_i and drop_i
+  input  logic [LineW-1:0]         maint_line_i,        // the line of clean_i
   // P1's: the line P0 registered for it
   input  logic                     dirty_p1_i,          // P1 wrote this line
   input  logic [LineW-1:0]         dirty_p1_line_i,
-  input  logic                     hold_p1_i            // ... and made it held (a mark)
+  input  logic                     hold_p1_i,           // ... and made it held (a mark)
+  input  logic [Lines-1:0]         chk_valid_i          // every line's valid bit: checks only
 );
 
   function automatic logic [LineW-1:0] line_of(logic [SetW-1:0] set, logic [WayW-1:0] way);
@@ -127,63 +123,13 @@ module qpm_cache_lines #(
     patch = we ? (word & ~mask) | (data & mask) : word;
   endfunction
 
-  logic [Lines-1:0] valid_q, pinned_q;   // line l at bit l
   logic [15:0]      lfsr_q;
 
-  // A set's bits in each flat vector start here.
-  function automatic logic [LineW-1:0] first_line(logic [SetW-1:0] set);
-    first_line = line_of(set, '0);
-  endfunction
-
-  // ---- valid and pinned: where each update goes, per set the next bits, the flops
-  logic [SetW-1:0] fill_set, reserve_set, maint_set;
-  logic [WayW-1:0] look_way, fill_way, reserve_way, maint_way;
-  assign fill_set    = fill_line_i[LineW-1 -: SetW];
-  assign fill_way    = fill_line_i[WayW-1:0];
-  assign reserve_set = reserve_line_i[LineW-1 -: SetW];
-  assign reserve_way = reserve_line_i[WayW-1:0];
-  assign maint_set   = maint_line_i[LineW-1 -: SetW];
-  assign maint_way   = maint_line_i[WayW-1:0];
-
-  for (genvar g = 0; g < Sets; g++) begin : gen_set
-    logic [Ways-1:0] valid_d, pinned_d;
-    qpm_cache_set #(.Ways(Ways)) u_next (
-      .valid_i       (valid_q[g*Ways +: Ways]),
-      .pinned_i      (pinned_q[g*Ways +: Ways]),
-      .valid_d_o     (valid_d),
-      .pinned_d_o    (pinned_d),
-      .look_sel_i    (look_set_i == SetW'(g)),
-      .look_hit_i    (look_hit_o),
-      .look_way_i    (look_way),
-      .pin_i         (pin_i),
-      .pin_value_i   (pin_value_i),
-      .reserve_sel_i (reserve_i && reserve_set == SetW'(g)),
-      .reserve_way_i (reserve_way),
-      .fill_sel_i    (fill_i && fill_set == SetW'(g)),
-      .fill_way_i    (fill_way),
-      .maint_sel_i   (maint_set == SetW'(g)),
-      .maint_way_i   (maint_way),
-      .drop_i        (drop_i)
-    );
-    // One process per element: in one big process Yosys turns every indexed write into
-    // a copy of the whole array.
-    for (genvar w = 0; w < Ways; w++) begin : gen_line
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          valid_q[g*Ways+w]  <= 1'b0;
-          pinned_q[g*Ways+w] <= 1'b0;
-        end else begin
-          valid_q[g*Ways+w]  <= valid_d[w];
-          pinned_q[g*Ways+w] <= pinned_d[w];
-        end
-      end
-    end
-  end
-
   // ---- lookup
+  logic [WayW-1:0] look_way;
   logic [Ways-1:0] look_valid, look_pinned;
-  assign look_valid  = valid_q[first_line(look_set_i) +: Ways];
-  assign look_pinned = pinned_q[first_line(look_set_i) +: Ways];
+  assign look_valid  = look_valid_i;
+  assign look_pinned = look_pinned_i;
   always_comb begin
     look_hit_o           = 1'b0;
     look_way             = '0;
@@ -290,11 +236,9 @@ module qpm_cache_lines #(
   end
   assign word = patch(rdata, w1_valid_q && w1_set_q == rd_set_q, w1_mask_q, w1_data_q);
 
-  // ---- victim view: valid and pinned now, the rest from the word read last cycle
-  assign vict_valid_o  = valid_q[first_line(vict_set_i) +: Ways];
-  assign vict_pinned_o = pinned_q[first_line(vict_set_i) +: Ways];
-  assign vict_dirty_o  = word[DirtyAt +: Ways] & vict_valid_o;
-  assign vict_held_o   = word[HeldAt +: Ways] & vict_valid_o;
+  // ---- victim view: the word read last cycle
+  assign vict_dirty_o  = word[DirtyAt +: Ways] & vict_valid_i;
+  assign vict_held_o   = word[HeldAt +: Ways] & vict_valid_i;
   assign vict_plru_o   = word[PlruAt +: PlruW];
   assign vict_lru_o    = word[LruAt +: LruW];
 
@@ -321,13 +265,11 @@ module qpm_cache_lines #(
   end
   logic [WayW-1:0] scan_way;
   assign scan_way     = scan_line_i[WayW-1:0];
-  assign scan_valid_o = valid_q[scan_line_i];
-  assign scan_dirty_o = scan_valid_o && sc_word_q[DirtyAt + 32'(scan_way)];
+  assign scan_dirty_o = scan_valid_i && sc_word_q[DirtyAt + 32'(scan_way)];
   // A fill's line is valid since the cycle before, and its word is written at this
   // edge: the scan looks again next cycle. (A request's write in P1 is not waited for:
   // a line written in the cycle the scan passes is not in that SYNC, as before.)
   assign scan_busy_o  = u1_fill_q && u1_line_q == scan_line_i;
-  assign valid_o      = valid_q;
 
   // ---- the random policy's LFSR: x^16 + x^14 + x^13 + x^11 + 1 (maximal length),
   // stepping every cycle
@@ -351,7 +293,7 @@ module qpm_cache_lines #(
   ) u_shadow (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .valid_i      (valid_q),
+    .valid_i      (chk_valid_i),
     .we_i         (u1_valid_q),
     .wset_i       (wr_set),
     .wmask_i      (wr_mask),
@@ -370,28 +312,9 @@ module qpm_cache_lines #(
   // P1's additions are for the line P0 registered: a request's, or a fill's.
   `QPM_ASSERT_IMPL(StateP1Line_A, dirty_p1_i || hold_p1_i,
                    u1_valid_q && !u1_clean_q && dirty_p1_line_i == u1_line_q)
-`endif
-
-`ifdef FORMAL
-  // ---- proof properties (formal/cache.toml, docs/formal.md), each under its proof's
-  // define; immediate, so each holds in the cycle it is about
-`ifdef P_PIN_CAP
-  // At most Ways-1 valid pinned lines in every set (not only the looked-up one).
-  logic          f_pin_over;
-  logic [WayW:0] f_pins;
-  always_comb begin
-    f_pin_over = 1'b0;
-    for (int unsigned s = 0; s < Sets; s++) begin
-      f_pins = '0;
-      for (int unsigned w = 0; w < Ways; w++) begin
-        f_pins += (WayW + 1)'(valid_q[line_of(SetW'(s), WayW'(w))]
-                              && pinned_q[line_of(SetW'(s), WayW'(w))]);
-      end
-      if (32'(f_pins) > Ways - 1) f_pin_over = 1'b1;
-    end
-    if (rst_ni) FPinCapacity_A: assert (!f_pin_over);
-  end
-`endif
+`else
+  logic unused_chk;
+  assign unused_chk = ^chk_valid_i;
 `endif
 
 endmodule

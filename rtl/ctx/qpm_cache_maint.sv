@@ -62,6 +62,7 @@ module qpm_cache_maint #(
   output logic [LineW-1:0]         scan_line_o,
   output logic                     scan_want_o,      // the scan looks at scan_line_o ...
   input  logic                     scan_ok_i,        // ... and its QPN is at hand
+  input  logic                     drop_hold_i,      // a drop waits this cycle (line writes)
   input  logic                     scan_valid_i,
   input  logic                     scan_dirty_i,
   input  logic [qpm_pkg::QpnW-1:0] scan_qpn_i,
@@ -157,7 +158,8 @@ module qpm_cache_maint #(
   // Never two read-outs of its own in a row: a gap for the requests (xread_gap_q).
   assign xread_o     = x_state_q == XScan && x_needs_wb && !xread_gap_q;
   assign clean_o     = xread_o && xread_ok_i;   // the buffer holds the data from now on
-  assign drop_o      = x_state_q == XDrop && scan_ok_i && scan_valid_i && x_line_in_page;
+  assign drop_o      = x_state_q == XDrop && scan_ok_i && !drop_hold_i && scan_valid_i
+                    && x_line_in_page;
 
   assign mem_req_valid_o = x_state_q == XDirReq || x_state_q == XOldReq || x_state_q == XPageReq;
   assign mem_req_write_o = x_state_q == XDirReq;
@@ -249,7 +251,7 @@ module qpm_cache_maint #(
         end
       end
       XDrop: begin
-        if (!scan_ok_i)  x_state_d = XDrop;   // the line's QPN comes from the tag RAM
+        if (!scan_ok_i || drop_hold_i) x_state_d = XDrop;   // the line's QPN comes from the tag RAM
         else if (x_last_line) x_state_d = XDirReq;
         else             x_line_d  = x_line_q + LineW'(1);
       end

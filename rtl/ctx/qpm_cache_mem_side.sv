@@ -68,6 +68,7 @@ module qpm_cache_mem_side #(
   input  logic                     wbread_i,         // ... one read out now
   input  logic [MshrW-1:0]         wbread_idx_i,
   output logic [LineW-1:0]         scan_line_o,
+  input  logic                     drop_hold_i,      // no drop this cycle
   output logic                     scan_want_o,
   input  logic                     scan_ok_i,
   input  logic                     scan_valid_i,
@@ -201,6 +202,7 @@ module qpm_cache_mem_side #(
     .wbread_i        (wbread_i),
     .wbread_idx_i    (wbread_idx_i),
     .scan_line_o     (scan_line_o),
+    .drop_hold_i     (drop_hold_i),
     .scan_want_o     (scan_want_o),
     .scan_ok_i       (scan_ok_i),
     .scan_valid_i    (scan_valid_i),

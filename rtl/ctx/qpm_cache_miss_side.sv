@@ -20,6 +20,8 @@ module qpm_cache_miss_side #(
   localparam int unsigned Lines     = Sets * Ways,
   localparam int unsigned LineW     = $clog2(Lines),
   localparam int unsigned TagW      = QpnW - SetW,
+  localparam int unsigned EntW      = TagW + 2,
+  localparam int unsigned LwW       = 2 * (SetW + WayW) + EntW + 6,
   localparam int unsigned MshrW     = (Mshrs > 1) ? $clog2(Mshrs) : 1,
   localparam int unsigned SeqW      = ((ParkDepth > 1) ? $clog2(ParkDepth) : 1) + 1,
   localparam int unsigned WbW       = (WbDepth > 1) ? $clog2(WbDepth) : 1,
@@ -153,7 +155,11 @@ module qpm_cache_miss_side #(
 `endif
   logic [Mshrs*SeqW-1:0] deq_seq;
   logic [SeqW-1:0] park_seq;
-  logic [Ways*TagW-1:0] port_tags;
+  logic [Ways*EntW-1:0] port_tags;
+  logic [LwW-1:0] lw;
+  logic lw_hold;
+  logic pool_stage_valid, replay_ok;
+  qpm_pkg::ctx_req_t pool_stage_req;
   logic [WayW-1:0] replay_way;
   logic [Mshrs-1:0] replaying;
   logic [LineW-1:0] reserve_line;
@@ -171,6 +177,28 @@ module qpm_cache_miss_side #(
   logic [WayW-1:0] vict_way;
 
   // ---- The blocks
+  // The writes to the tags and line bits in RAM, and their reset sweep (qpm_line_write)
+  qpm_line_write #(
+    .Sets (Sets),
+    .Ways (Ways)
+  ) u_line_write (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .fill_i         (fill_o),
+    .fill_line_i    (fill_line_o),
+    .fill_tag_i     (fill_qpn_o[QpnW-1:SetW]),
+    .pin_i          (pin_i),
+    .pin_value_i    (pin_value_i),
+    .look_hit_i     (look_hit_o),
+    .look_line_i    (look_line_o),
+    .reserve_i      (reserve_o),
+    .reserve_line_i (reserve_line),
+    .drop_i         (x_drop_i),
+    .drop_line_i    (scan_line_i),
+    .hold_o         (lw_hold),
+    .lw_o           (lw)
+  );
+
   // The request port: a spill register whose entries carry their set's tags (qpm_cache_port)
   qpm_cache_port #(
     .Sets (Sets),
@@ -185,10 +213,8 @@ module qpm_cache_miss_side #(
     .out_ready_i (port_ready_i),
     .out_req_o   (port_req_o),
     .out_tags_o  (port_tags),
-    .fill_i      (fill_o),
-    .fill_set_i  (fill_line_o[LineW-1 -: SetW]),
-    .fill_way_i  (fill_line_o[WayW-1:0]),
-    .fill_tag_i  (fill_qpn_o[QpnW-1:SetW])
+    .hold_i      (lw_hold),
+    .lw_i        (lw)
   );
 
   qpm_cache_tags #(
@@ -205,6 +231,10 @@ module qpm_cache_miss_side #(
     .look_replay_i        (stage_valid_o),
     .look_replay_way_i    (replay_way),
     .look_mark_i          (!stage_valid_o && mark_valid_i),
+    .replay_want_i        (pool_stage_valid),
+    .replay_set_i         (pool_stage_req.index[SetW-1:0]),
+    .replay_ok_o          (replay_ok),
+    .lw_i                 (lw),
     .look_check_i         (look_check_i),
     .look_hit_o           (look_hit_o),
     .look_line_o          (look_line_o),
@@ -373,11 +403,14 @@ module qpm_cache_miss_side #(
     .park_seq_i    (park_seq),
     .replaying_i   (replaying),
     .deq_seq_i     (deq_seq),
-    .stage_valid_o (stage_valid_o),
-    .stage_req_o   (stage_req_o),
+    .stage_valid_o (pool_stage_valid),
+    .stage_req_o   (pool_stage_req),
     .stage_mshr_o  (stage_mshr),
     .take_i        (take_i)
   );
+  // A staged replay goes to the pipe once its set's word is at hand (qpm_tag_views).
+  assign stage_valid_o = pool_stage_valid && replay_ok;
+  assign stage_req_o   = pool_stage_req;
 
 `ifdef FORMAL
   // for the cache's cross-block proofs (formal/qpm_qpc_cache_cross.svh)

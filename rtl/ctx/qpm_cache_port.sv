@@ -1,20 +1,24 @@
 // qpm_cache_port: the QP cache's request port, a spill register (qpm_spill_reg's two
 // entries and rules: out_valid_o, out_req_o and in_ready_o come from flops) whose entries
-// also carry the tags of their QPN's set (docs/qp-cache.md section 19, "Tags in RAM").
+// also carry the tags and line bits of their QPN's set (docs/qp-cache.md section 19,
+// "Tags and line bits in RAM").
 //
-// The lookup copy of the tags (qpm_tag_copy) is read with the set of the request written
-// into the register, in the cycle it is written; the entry takes the word the RAM returns
-// in the next cycle, and every later fill of its set is applied to the word it keeps. So
-// the pipe's P0 compares a word that is already at hand: no tag RAM access and no Sets:1
+// The lookup copy (qpm_tag_copy) is read with the set of the request written into the
+// register, in the cycle it is written; the entry takes the word the RAM returns in the
+// next cycle, and every later line write of its set is applied to the word it keeps. So
+// the pipe's P0 decides with a word that is already at hand: no RAM access and no Sets:1
 // multiplexer on the decision's path, and no cycle added to a hit. out_tags_o is the
-// set's tags as they were at the end of the cycle before (a fill in this cycle is not in
-// it, as a lookup of flip-flops would not see it either).
+// set's {tag, valid, pinned} per way as they were at the end of the cycle before (a
+// write in this cycle is not in it, as a lookup of flip-flops would not see it either).
+// The port takes nothing while the line bits' reset sweep runs (hold_i, a register).
 module qpm_cache_port #(
   parameter int unsigned Sets = 64,
   parameter int unsigned Ways = 4,
   localparam int unsigned SetW = (Sets > 1) ? $clog2(Sets) : 1,
   localparam int unsigned WayW = (Ways > 1) ? $clog2(Ways) : 1,
-  localparam int unsigned TagW = qpm_pkg::QpnW - SetW
+  localparam int unsigned TagW = qpm_pkg::QpnW - SetW,
+  localparam int unsigned EntW = TagW + 2,
+  localparam int unsigned LwW  = 2 * (SetW + WayW) + EntW + 6
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -24,17 +28,14 @@ module qpm_cache_port #(
   output logic                 out_valid_o,
   input  logic                 out_ready_i,
   output qpm_pkg::ctx_req_t    out_req_o,
-  output logic [Ways*TagW-1:0] out_tags_o,
-  // a fill writes one way's tag
-  input  logic                 fill_i,
-  input  logic [SetW-1:0]      fill_set_i,
-  input  logic [WayW-1:0]      fill_way_i,
-  input  logic [TagW-1:0]      fill_tag_i
+  output logic [Ways*EntW-1:0] out_tags_o,
+  input  logic                 hold_i,      // the reset sweep: take nothing
+  input  logic [LwW-1:0]       lw_i         // the cycle's line writes
 );
 
   logic              a_full_q, b_full_q, a_fresh_q, b_fresh_q;
   qpm_pkg::ctx_req_t a_req_q, b_req_q;
-  logic [Ways*TagW-1:0] a_word_q, b_word_q, ram_word, a_word, b_word, a_word_d, b_word_d;
+  logic [Ways*EntW-1:0] a_word_q, b_word_q, ram_word, a_word, b_word, a_word_d, b_word_d;
   logic              a_fill, a_drain, b_fill, b_drain, in_take;
 
   // A takes from B first (order), else from the input; B takes the input when A cannot.
@@ -45,36 +46,30 @@ module qpm_cache_port #(
   assign b_drain = b_full_q && a_fill;
 
   qpm_tag_copy #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_look_tags (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .re_i       (in_take),
-    .rset_i     (in_req_i.index[SetW-1:0]),
-    .fill_i     (fill_i),
-    .fill_set_i (fill_set_i),
-    .fill_way_i (fill_way_i),
-    .fill_tag_i (fill_tag_i),
-    .word_o     (ram_word)
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .re_i   (in_take),
+    .rset_i (in_req_i.index[SetW-1:0]),
+    .lw_i   (lw_i),
+    .word_o (ram_word)
   );
 
   // An entry written last cycle reads its word from the RAM now (at most one is).
   assign a_word = a_fresh_q ? ram_word : a_word_q;
   assign b_word = b_fresh_q ? ram_word : b_word_q;
 
-  // The word each entry keeps, with this cycle's fill of its set applied.
-  qpm_tag_patch #(.Ways(Ways), .TagW(TagW)) u_patch_a (
-    .word_i     (b_drain ? b_word : a_word),
-    .fill_i     (fill_i && fill_set_i == (b_drain ? b_req_q.index[SetW-1:0]
-                                                  : a_req_q.index[SetW-1:0])),
-    .fill_way_i (fill_way_i),
-    .fill_tag_i (fill_tag_i),
-    .word_o     (a_word_d)
+  // The word each entry keeps, with this cycle's writes of its set applied.
+  qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_a (
+    .lw_i   (lw_i),
+    .set_i  (b_drain ? b_req_q.index[SetW-1:0] : a_req_q.index[SetW-1:0]),
+    .word_i (b_drain ? b_word : a_word),
+    .word_o (a_word_d)
   );
-  qpm_tag_patch #(.Ways(Ways), .TagW(TagW)) u_patch_b (
-    .word_i     (b_word),
-    .fill_i     (fill_i && fill_set_i == b_req_q.index[SetW-1:0]),
-    .fill_way_i (fill_way_i),
-    .fill_tag_i (fill_tag_i),
-    .word_o     (b_word_d)
+  qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_b (
+    .lw_i   (lw_i),
+    .set_i  (b_req_q.index[SetW-1:0]),
+    .word_i (b_word),
+    .word_o (b_word_d)
   );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -94,12 +89,12 @@ module qpm_cache_port #(
   always_ff @(posedge clk_i) begin
     if (a_fill) a_req_q <= b_full_q ? b_req_q : in_req_i;
     if (b_fill) b_req_q <= in_req_i;
-    // from B, or kept: the word at hand with this cycle's fill
+    // from B, or kept: the word at hand with this cycle's writes
     if ((a_fill && b_full_q) || (a_full_q && !a_drain)) a_word_q <= a_word_d;
     if (b_full_q && !b_drain) b_word_q <= b_word_d;
   end
 
-  assign in_ready_o  = !b_full_q;
+  assign in_ready_o  = !b_full_q && !hold_i;
   assign out_valid_o = a_full_q;
   assign out_req_o   = a_req_q;
   assign out_tags_o  = a_word;

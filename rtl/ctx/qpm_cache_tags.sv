@@ -1,8 +1,9 @@
 // qpm_cache_tags: the QP cache's tag side (docs/qp-cache.md, docs/eviction.md). Wires
 // together the line state and the choice of a victim in one set:
 //
-//   qpm_cache_lines    valid/dirty/pinned/held bits, PLRU and LRU order
-//   qpm_tag_views      the tags' victim copy in RAM, its readers, the lookup's match
+//   qpm_cache_lines    dirty/held bits, PLRU and LRU order, the lookup's hit
+//   qpm_tag_views      the victim copy of the tags and valid/pinned bits in RAM, its
+//                      readers, the lookup's word
 //                      (the lookup copy is the request port's, qpm_cache_port)
 //   qpm_victim_select  the policy's choice among the set's eligible ways
 //   qpm_evict_trap     EVICT_POLICY TRAP: the same choice asked of software first
@@ -28,6 +29,8 @@ module qpm_cache_tags #(
   localparam int unsigned MshrW    = (Mshrs > 1) ? $clog2(Mshrs) : 1,
   localparam int unsigned QpnW     = qpm_pkg::QpnW,
   localparam int unsigned TagW     = QpnW - SetW,
+  localparam int unsigned EntW     = TagW + 2,
+  localparam int unsigned LwW      = 2 * (SetW + WayW) + EntW + 6,
   localparam int unsigned TrapReqW = 4 + SetW + Ways * (QpnW + 4)
 ) (
   input  logic                 clk_i,
@@ -37,10 +40,14 @@ module qpm_cache_tags #(
   // lookup of one QPN (the pipe's P0): a port request with its set's tags, a replay on
   // its miss register's way, or a mark
   input  logic [QpnW-1:0]      look_qpn_i,
-  input  logic [Ways*TagW-1:0] look_port_tags_i,
+  input  logic [Ways*EntW-1:0] look_port_tags_i,
   input  logic                 look_replay_i,
   input  logic [WayW-1:0]      look_replay_way_i,
   input  logic                 look_mark_i,
+  input  logic                 replay_want_i,       // a replay is staged: its set ...
+  input  logic [SetW-1:0]      replay_set_i,
+  output logic                 replay_ok_o,         // ... and its word is at hand
+  input  logic [LwW-1:0]       lw_i,                // the cycle's line writes
   input  logic                 look_check_i,        // the pipe decides with it (checks)
   output logic                 look_hit_o,
   output logic [LineW-1:0]     look_line_o,
@@ -108,7 +115,10 @@ module qpm_cache_tags #(
   logic [WayW-1:0]            rand_way, sel_way;
   logic                       sel_found;
   logic [Ways-1:0]            look_match;
-  logic [Lines-1:0]           line_valid;
+  logic [Lines-1:0]           line_valid;           // the checks' shadow
+  logic [Ways*EntW-1:0]       step_word;
+  logic [Ways-1:0]            look_valid, look_pinned;
+  logic                       scan_valid;
   logic                       rd, rd_scan, scan_tag_ok, scan_busy;
   logic [SetW-1:0]            rd_set;
 
@@ -120,18 +130,19 @@ module qpm_cache_tags #(
   ) u_views (
     .clk_i             (clk_i),
     .rst_ni            (rst_ni),
-    .fill_i            (fill_i),
-    .fill_set_i        (fill_line_i[LineW-1 -: SetW]),
-    .fill_way_i        (fill_line_i[WayW-1:0]),
-    .fill_tag_i        (fill_tag_i),
+    .lw_i              (lw_i),
     .step_read_i       (vict_step_i),
     .step_set_i        (vict_set_i),
-    .step_word_o       (vict_tags_o),
+    .step_word_o       (step_word),
     .owed_o            (vict_owed_o),
     .scan_want_i       (scan_want_i),
     .scan_line_i       (scan_line_i),
     .scan_ok_o         (scan_tag_ok),
     .scan_qpn_o        (scan_qpn_o),
+    .scan_valid_o      (scan_valid),
+    .replay_want_i     (replay_want_i),
+    .replay_set_i      (replay_set_i),
+    .replay_ok_o       (replay_ok_o),
     .mark_valid_i      (mark_valid_i),
     .mark_qpn_i        (mark_qpn_i),
     .mark_ok_o         (mark_ok_o),
@@ -141,6 +152,8 @@ module qpm_cache_tags #(
     .look_mark_i       (look_mark_i),
     .look_port_tags_i  (look_port_tags_i),
     .look_match_o      (look_match),
+    .look_valid_o      (look_valid),
+    .look_pinned_o     (look_pinned),
     .rd_o              (rd),
     .rd_set_o          (rd_set),
     .rd_scan_o         (rd_scan)
@@ -154,6 +167,8 @@ module qpm_cache_tags #(
     .rst_ni               (rst_ni),
     .look_set_i           (look_qpn_i[SetW-1:0]),
     .look_match_i         (look_match),
+    .look_valid_i         (look_valid),
+    .look_pinned_i        (look_pinned),
     .look_hit_o           (look_hit_o),
     .look_line_o          (look_line_o),
     .look_pinned_o        (look_pinned_o),
@@ -161,35 +176,36 @@ module qpm_cache_tags #(
     .rd_i                 (rd),
     .rd_set_i             (rd_set),
     .rd_scan_i            (rd_scan),
-    .vict_set_i           (vict_take_set_i),
-    .vict_valid_o         (set_valid),
+    .vict_valid_i         (set_valid),
     .vict_dirty_o         (set_dirty),
-    .vict_pinned_o        (set_pinned),
     .vict_held_o          (set_held),
     .vict_plru_o          (set_plru),
     .vict_lru_o           (set_lru),
     .rand_way_o           (rand_way),
     .scan_line_i          (scan_line_i),
-    .scan_valid_o         (scan_valid_o),
+    .scan_valid_i         (scan_valid),
     .scan_dirty_o         (scan_dirty_o),
     .scan_busy_o          (scan_busy),
-    .valid_o              (line_valid),
     .touch_i              (touch_i),
     .dirty_i              (dirty_i),
-    .pin_i                (pin_i),
-    .pin_value_i          (pin_value_i),
-    .reserve_i            (reserve_i),
-    .reserve_line_i       (reserve_line_i),
     .fill_i               (fill_i),
     .fill_line_i          (fill_line_i),
     .fill_hold_i          (fill_hold_i),
     .clean_i              (clean_i),
-    .drop_i               (drop_i),
     .maint_line_i         (scan_line_i),
     .dirty_p1_i           (dirty_p1_i),
     .dirty_p1_line_i      (p1_line_i),
-    .hold_p1_i            (hold_p1_i)
+    .hold_p1_i            (hold_p1_i),
+    .chk_valid_i          (line_valid)
   );
+
+  // The victim decision's set, read in the cycle before: tags, valid and pinned bits
+  // (pinned counts on a valid line only: a fill clears it, a take or drop need not).
+  for (genvar w = 0; w < Ways; w++) begin : gen_word
+    assign vict_tags_o[w*TagW +: TagW] = step_word[w*EntW + 2 +: TagW];
+    assign set_valid[w]  = step_word[w*EntW + 1];
+    assign set_pinned[w] = step_word[w*EntW + 1] && step_word[w*EntW];
+  end
 
   // P1's line is kept out of the choice; P0's line only out of the take.
   always_comb begin
@@ -197,8 +213,12 @@ module qpm_cache_tags #(
       set_excl[w] = excl_p1_i && p1_line_i == LineW'({vict_take_set_i, WayW'(w)});
     end
   end
+  // The take writes its line's valid bit (write B of qpm_line_write): not on the way of
+  // this cycle's write A (a fill, or the P0 line, which may change its pin bit), nor
+  // beside a maintenance drop (the other write B).
   logic take_p0_busy;
-  assign take_p0_busy   = excl_i && look_line_o == LineW'({vict_take_set_i, vict_way_o});
+  assign take_p0_busy   = (excl_i && look_line_o[WayW-1:0] == vict_way_o)
+                       || (fill_i && fill_line_i[WayW-1:0] == vict_way_o) || drop_i;
   assign vict_take_ok_o = vict_take_i && vict_found_o && !take_p0_busy;
 
   qpm_victim_select #(
@@ -267,34 +287,45 @@ module qpm_cache_tags #(
   );
 
   // The scan's line is at hand: its tag, and its state unless P1 writes it now.
-  assign scan_ok_o = scan_tag_ok && !scan_busy;
+  assign scan_ok_o    = scan_tag_ok && !scan_busy;
+  assign scan_valid_o = scan_valid;
 
   assign vict_valid_o = set_valid[vict_way_o];
   assign vict_dirty_o = set_dirty[vict_way_o];
 
 `ifndef SYNTHESIS
-  // The tags in flip-flops beside the RAM copies, for the checks only.
+  // The tags and line bits in flip-flops beside the RAM copies, for the checks only.
   qpm_tag_shadow #(
     .Sets (Sets),
     .Ways (Ways)
   ) u_shadow (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .fill_i       (fill_i),
-    .fill_line_i  (fill_line_i),
-    .fill_tag_i   (fill_tag_i),
-    .valid_i      (line_valid),
-    .look_check_i (look_check_i),
-    .look_qpn_i   (look_qpn_i),
-    .look_hit_i   (look_hit_o),
-    .look_line_i  (look_line_o),
-    .step_read_i  (vict_step_i),
-    .step_set_i   (vict_set_i),
-    .step_word_i  (vict_tags_o),
-    .scan_ok_i    (scan_ok_o),
-    .scan_line_i  (scan_line_i),
-    .scan_qpn_i   (scan_qpn_o)
+    .clk_i                (clk_i),
+    .rst_ni               (rst_ni),
+    .fill_i               (fill_i),
+    .fill_line_i          (fill_line_i),
+    .fill_tag_i           (fill_tag_i),
+    .pin_i                (pin_i),
+    .pin_value_i          (pin_value_i),
+    .reserve_i            (reserve_i),
+    .reserve_line_i       (reserve_line_i),
+    .drop_i               (drop_i),
+    .valid_o              (line_valid),
+    .look_check_i         (look_check_i),
+    .look_qpn_i           (look_qpn_i),
+    .look_hit_i           (look_hit_o),
+    .look_line_i          (look_line_o),
+    .look_pinned_i        (look_pinned_o),
+    .look_pinned_in_set_i (look_pinned_in_set_o),
+    .step_read_i          (vict_step_i),
+    .step_set_i           (vict_set_i),
+    .step_word_i          (step_word),
+    .scan_ok_i            (scan_ok_o),
+    .scan_line_i          (scan_line_i),
+    .scan_qpn_i           (scan_qpn_o),
+    .scan_valid_i         (scan_valid)
   );
+`else
+  assign line_valid = '0;   // the checks' shadow is not built
 `endif
 
 endmodule

@@ -57,6 +57,7 @@ module qpm_qpc_pipe #(
   output logic                     dirty_o,
   output logic                     pin_o,
   output logic                     pin_value_o,
+  output logic                     may_pin_o,          // P0's request may change a pin bit
   output logic                     excl_o,             // the pipe writes look_line_i now:
                                                        // not a victim this cycle
   output logic                     dirty_p1_o,         // P1 writes p1_line_o back: dirty,
@@ -265,6 +266,10 @@ module qpm_qpc_pipe #(
   // no path from the scheduler or the maintenance scan through the read port's state
   // and this decision to the take (docs/capacity.md, "Timing proxy").
   assign excl_o      = p_excl;
+  // From the request and its lookup alone (a PIN, an UNPIN, or a write, which unpins an
+  // invalid QPC, that hits): a maintenance drop waits (qpm_line_write's writes A and B
+  // never share a way). A hit waits only on the ports, never on maintenance.
+  assign may_pin_o   = r_valid && look_hit_i && (pin_op || r.op == qpm_pkg::CtxWrite);
 
   // Counters (docs/qp-table.md says what each counts).
   logic wait_counted_q;
@@ -459,7 +464,7 @@ module qpm_qpc_pipe #(
                          && r.op != qpm_pkg::CtxDirWrite && r_in_range;
   `QPM_ASSERT_IMPL(ReplayHits_A, r_replay_of_fill, look_hit_i)
   // At least one way of every set can always be evicted.
-  `QPM_ASSERT(PinCapacity_A, 32'(look_pinned_in_set_i) < Ways)
+  `QPM_ASSERT_IMPL(PinCapacity_A, r_valid, 32'(look_pinned_in_set_i) < Ways)
   // One write per cycle: a fill never meets a write hit; one read: a read-out never
   // meets a read hit.
   `QPM_ASSERT(OneWrite_A, !(fill_i && (p_act == qpm_pipe_pkg::PipeWriteHit || p_act == qpm_pipe_pkg::PipeRmw)))

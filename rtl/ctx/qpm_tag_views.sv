@@ -1,18 +1,21 @@
-// qpm_tag_views: the victim copy of the QP cache's tags (qpm_tag_copy) and what reads it
-// (docs/qp-cache.md section 19, "Tags in RAM"), and the match of the pipe's lookup.
+// qpm_tag_views: the victim copy of the QP cache's tags and line bits (qpm_tag_copy) and
+// what reads it (docs/qp-cache.md section 19, "Tags and line bits in RAM"), and the
+// pipe's lookup word.
 //
 // One read a cycle, in this order: a miss register's victim step (for its decision in
-// the next cycle: the victim's QPN, the trap question's tags: step_word_o), the
-// write-back buffer's mark, the maintenance scan. The line state's RAM (qpm_cache_lines)
-// is read in the same cycles, for the same set (rd_o), except for the mark. The mark and
-// the scan each keep the word of their set, applying every later fill, and read again
-// when their QPN or set changes. A mark or scan that lost the port to a step has it in
-// the next cycle: owed_o (a register) keeps the miss registers' victim steps back then.
+// the next cycle: the victim's QPN and line bits, the trap question's tags:
+// step_word_o), the staged replay's set, the write-back buffer's mark, the maintenance
+// scan. The line state's RAM (qpm_cache_lines) is read in the same cycles, for the same
+// set (rd_o), for the step and the scan. The replay, the mark and the scan each keep the
+// word of their set, applying every later line write, and read again when their set or
+// QPN changes. One that lost the port to a step has it in the next cycle: owed_o (a
+// register) keeps the miss registers' victim steps back then.
 //
-// The lookup: a port request compares its QPN's tag with the word its entry of the
-// request port carries (qpm_cache_port); a mark with the mark's word; a replay needs no
-// tag: its QPN is on the line of its miss register, which owns that way from its take
-// until it is free (qpm_mshr_file), so it hits exactly when that line is valid.
+// The lookup: a port request decides with the word its entry of the request port carries
+// (qpm_cache_port), a mark with the mark's word, a replay with the replay's word (its
+// QPN is on the line of its miss register, which owns that way from its take until it
+// is free, qpm_mshr_file: it matches that way, no tag compare). Each word is its set as
+// it was at the end of the cycle before, as flip-flops would be read.
 `include "qpm_assert.svh"
 
 module qpm_tag_views #(
@@ -22,24 +25,28 @@ module qpm_tag_views #(
   localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1,
   localparam int unsigned LineW = $clog2(Sets * Ways),
   localparam int unsigned QpnW  = qpm_pkg::QpnW,
-  localparam int unsigned TagW  = QpnW - SetW
+  localparam int unsigned TagW  = QpnW - SetW,
+  localparam int unsigned EntW  = TagW + 2,
+  localparam int unsigned LwW   = 2 * (SetW + WayW) + EntW + 6
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  input  logic                 fill_i,
-  input  logic [SetW-1:0]      fill_set_i,
-  input  logic [WayW-1:0]      fill_way_i,
-  input  logic [TagW-1:0]      fill_tag_i,
+  input  logic [LwW-1:0]       lw_i,            // the cycle's line writes
   // a miss register's victim step reads the set
   input  logic                 step_read_i,
   input  logic [SetW-1:0]      step_set_i,
-  output logic [Ways*TagW-1:0] step_word_o,     // the cycle after step_read_i
+  output logic [Ways*EntW-1:0] step_word_o,     // the cycle after step_read_i
   output logic                 owed_o,
   // the maintenance scan's line
   input  logic                 scan_want_i,
   input  logic [LineW-1:0]     scan_line_i,
-  output logic                 scan_ok_o,       // scan_qpn_o is the line's tag
+  output logic                 scan_ok_o,       // scan_qpn_o is the line's tag ...
   output logic [QpnW-1:0]      scan_qpn_o,
+  output logic                 scan_valid_o,    // ... and this its valid bit
+  // the staged replay's set
+  input  logic                 replay_want_i,
+  input  logic [SetW-1:0]      replay_set_i,
+  output logic                 replay_ok_o,     // the replay's word is at hand
   // the announced write-back entry's mark
   input  logic                 mark_valid_i,
   input  logic [QpnW-1:0]      mark_qpn_i,
@@ -49,82 +56,102 @@ module qpm_tag_views #(
   input  logic                 look_replay_i,
   input  logic [WayW-1:0]      look_replay_way_i,
   input  logic                 look_mark_i,
-  input  logic [Ways*TagW-1:0] look_port_tags_i,
-  output logic [Ways-1:0]      look_match_o,
-  // the read of this cycle, for the line state's RAM (not a mark's)
+  input  logic [Ways*EntW-1:0] look_port_tags_i,
+  output logic [Ways-1:0]      look_match_o,    // the tag is the QPN's (or the replay's way)
+  output logic [Ways-1:0]      look_valid_o,
+  output logic [Ways-1:0]      look_pinned_o,
+  // the read of this cycle, for the line state's RAM (a step's or the scan's)
   output logic                 rd_o,
   output logic [SetW-1:0]      rd_set_o,
   output logic                 rd_scan_o
 );
 
-  logic [Ways*TagW-1:0] word, mark_word_q, mark_word_d, scan_word_q, scan_word_d;
+  logic [Ways*EntW-1:0] word, mark_word_q, mark_word_d, scan_word_q, scan_word_d;
+  logic [Ways*EntW-1:0] rp_word_q, rp_word_d;
   logic [QpnW-1:0]      mark_qpn_q, mark_rd_qpn_q;
-  logic [SetW-1:0]      scan_set, scan_set_q, scan_rd_set_q;
+  logic [SetW-1:0]      scan_set, scan_set_q, scan_rd_set_q, rp_set_q, rp_rd_set_q;
   logic                 mark_valid_q, mark_rd_q, scan_valid_q, scan_rd_q, owed_q;
-  logic                 mark_want, scan_want, mark_go, scan_go;
+  logic                 rp_valid_q, rp_rd_q;
+  logic                 mark_want, scan_want, rp_want, mark_go, scan_go, rp_go;
 
-  assign scan_set  = scan_line_i[LineW-1 -: SetW];
-  assign mark_ok_o = mark_valid_q && mark_qpn_q == mark_qpn_i;
-  assign scan_ok_o = scan_valid_q && scan_set_q == scan_set;
-  assign mark_want = mark_valid_i && !mark_ok_o && !mark_rd_q;
-  assign scan_want = scan_want_i && !scan_ok_o && !scan_rd_q;
-  assign mark_go   = mark_want && !step_read_i;
-  assign scan_go   = scan_want && !step_read_i && !mark_want;
+  assign scan_set    = scan_line_i[LineW-1 -: SetW];
+  assign mark_ok_o   = mark_valid_q && mark_qpn_q == mark_qpn_i;
+  assign scan_ok_o   = scan_valid_q && scan_set_q == scan_set;
+  assign replay_ok_o = rp_valid_q && rp_set_q == replay_set_i;
+  assign rp_want     = replay_want_i && !replay_ok_o && !rp_rd_q;
+  assign mark_want   = mark_valid_i && !mark_ok_o && !mark_rd_q;
+  assign scan_want   = scan_want_i && !scan_ok_o && !scan_rd_q;
+  assign rp_go       = rp_want && !step_read_i;
+  assign mark_go     = mark_want && !step_read_i && !rp_want;
+  assign scan_go     = scan_want && !step_read_i && !rp_want && !mark_want;
 
   qpm_tag_copy #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_victim_tags (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .re_i       (step_read_i || mark_go || scan_go),
-    .rset_i     (step_read_i ? step_set_i : mark_go ? mark_qpn_i[SetW-1:0] : scan_set),
-    .fill_i     (fill_i),
-    .fill_set_i (fill_set_i),
-    .fill_way_i (fill_way_i),
-    .fill_tag_i (fill_tag_i),
-    .word_o     (word)
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .re_i   (step_read_i || rp_go || mark_go || scan_go),
+    .rset_i (step_read_i ? step_set_i : rp_go ? replay_set_i
+             : mark_go ? mark_qpn_i[SetW-1:0] : scan_set),
+    .lw_i   (lw_i),
+    .word_o (word)
   );
   assign step_word_o = word;
   assign rd_o        = step_read_i || scan_go;
   assign rd_set_o    = step_read_i ? step_set_i : scan_set;
   assign rd_scan_o   = scan_go;
 
-  // The kept words: read last cycle, or kept, with this cycle's fill.
-  qpm_tag_patch #(.Ways(Ways), .TagW(TagW)) u_patch_mark (
-    .word_i     (mark_rd_q ? word : mark_word_q),
-    .fill_i     (fill_i && fill_set_i == (mark_rd_q ? mark_rd_qpn_q[SetW-1:0]
-                                                    : mark_qpn_q[SetW-1:0])),
-    .fill_way_i (fill_way_i),
-    .fill_tag_i (fill_tag_i),
-    .word_o     (mark_word_d)
+  // The kept words: read last cycle, or kept, with this cycle's writes.
+  qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_replay (
+    .lw_i   (lw_i),
+    .set_i  (rp_rd_q ? rp_rd_set_q : rp_set_q),
+    .word_i (rp_rd_q ? word : rp_word_q),
+    .word_o (rp_word_d)
   );
-  qpm_tag_patch #(.Ways(Ways), .TagW(TagW)) u_patch_scan (
-    .word_i     (scan_rd_q ? word : scan_word_q),
-    .fill_i     (fill_i && fill_set_i == (scan_rd_q ? scan_rd_set_q : scan_set_q)),
-    .fill_way_i (fill_way_i),
-    .fill_tag_i (fill_tag_i),
-    .word_o     (scan_word_d)
+  qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_mark (
+    .lw_i   (lw_i),
+    .set_i  (mark_rd_q ? mark_rd_qpn_q[SetW-1:0] : mark_qpn_q[SetW-1:0]),
+    .word_i (mark_rd_q ? word : mark_word_q),
+    .word_o (mark_word_d)
+  );
+  qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_scan (
+    .lw_i   (lw_i),
+    .set_i  (scan_rd_q ? scan_rd_set_q : scan_set_q),
+    .word_i (scan_rd_q ? word : scan_word_q),
+    .word_o (scan_word_d)
   );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      rp_valid_q    <= 1'b0;
+      rp_rd_q       <= 1'b0;
       mark_valid_q  <= 1'b0;
       mark_rd_q     <= 1'b0;
       scan_valid_q  <= 1'b0;
       scan_rd_q     <= 1'b0;
       owed_q        <= 1'b0;
+      rp_set_q      <= '0;
+      rp_rd_set_q   <= '0;
       mark_qpn_q    <= '0;
       mark_rd_qpn_q <= '0;
       scan_set_q    <= '0;
       scan_rd_set_q <= '0;
+      rp_word_q     <= '0;
       mark_word_q   <= '0;
       scan_word_q   <= '0;
     end else begin
-      owed_q      <= (mark_want || scan_want) && step_read_i;
+      owed_q      <= (rp_want || mark_want || scan_want) && step_read_i;
+      rp_rd_q     <= rp_go;
       mark_rd_q   <= mark_go;
       scan_rd_q   <= scan_go;
+      rp_word_q   <= rp_word_d;
       mark_word_q <= mark_word_d;
       scan_word_q <= scan_word_d;
+      if (rp_go)   rp_rd_set_q   <= replay_set_i;
       if (mark_go) mark_rd_qpn_q <= mark_qpn_i;
       if (scan_go) scan_rd_set_q <= scan_set;
+      if (rp_rd_q) begin
+        rp_valid_q <= 1'b1;
+        rp_set_q   <= rp_rd_set_q;
+      end
       if (mark_rd_q) begin
         mark_valid_q <= 1'b1;
         mark_qpn_q   <= mark_rd_qpn_q;
@@ -138,19 +165,22 @@ module qpm_tag_views #(
   assign owed_o = owed_q;
 
   logic [WayW-1:0] scan_way;
-  assign scan_way   = scan_line_i[WayW-1:0];
-  assign scan_qpn_o = {scan_word_q[32'(scan_way)*TagW +: TagW], scan_set};
+  assign scan_way     = scan_line_i[WayW-1:0];
+  assign scan_qpn_o   = {scan_word_q[32'(scan_way)*EntW + 2 +: TagW], scan_set};
+  assign scan_valid_o = scan_word_q[32'(scan_way)*EntW + 1];
 
-  // The lookup's ways whose tag is the QPN's (qpm_cache_lines adds valid).
-  logic [Ways*TagW-1:0] look_word;
-  assign look_word = look_mark_i ? mark_word_q : look_port_tags_i;
-  for (genvar w = 0; w < Ways; w++) begin : gen_match
-    assign look_match_o[w] = look_replay_i ? look_replay_way_i == WayW'(w)
-                                           : look_word[w*TagW +: TagW] == look_tag_i;
+  // The lookup's word: its ways' tags compared, their valid and pinned bits.
+  logic [Ways*EntW-1:0] look_word;
+  assign look_word = look_replay_i ? rp_word_q : look_mark_i ? mark_word_q : look_port_tags_i;
+  for (genvar w = 0; w < Ways; w++) begin : gen_look
+    assign look_match_o[w]  = look_replay_i ? look_replay_way_i == WayW'(w)
+                                            : look_word[w*EntW + 2 +: TagW] == look_tag_i;
+    assign look_valid_o[w]  = look_word[w*EntW + 1];
+    assign look_pinned_o[w] = look_word[w*EntW];
   end
 
 `ifndef SYNTHESIS
-  // The victim steps keep off the copy in a cycle a mark or the scan is owed it.
+  // The victim steps keep off the copy in a cycle a replay, mark or scan is owed it.
   `QPM_ASSERT_IMPL(OwedPortFree_A, owed_q, !step_read_i)
 `endif
 

@@ -156,8 +156,9 @@ class VerilatedDut : public Dut {
     top_->s_axil_rready_i = in.rready;
   }
 
-  // The line is found through the tags' simulation shadow (qpm_tag_shadow): the tags
-  // themselves are in RAM, one instance per way, and the shadow is checked against them.
+  // The line is found through the tags' simulation shadow (qpm_tag_shadow): the tags and
+  // valid bits themselves are in RAM, one instance per way, and the shadow is checked
+  // against them.
   // Its dirty bit is in the line state's RAM, a word per set (qpm_cache_lines).
   bool backdoor_write_cached_qpc(uint32_t qpn, const BitVec &qpc) override {
     auto *root = top_->rootp;
@@ -165,7 +166,7 @@ class VerilatedDut : public Dut {
     const uint32_t tag = qpn / sets_;
     for (uint32_t way = 0; way < ways_; ++way) {
       const uint32_t line = set * ways_ + way;
-      if (!bit(root->qpm_top__DOT__u_qpc_cache__DOT__u_miss__DOT__u_tags__DOT__u_lines__DOT__valid_q, line) ||
+      if (!bit(root->qpm_top__DOT__u_qpc_cache__DOT__u_miss__DOT__u_tags__DOT__u_shadow__DOT__valid_q, line) ||
           root->qpm_top__DOT__u_qpc_cache__DOT__u_miss__DOT__u_tags__DOT__u_shadow__DOT__tag_q[line] != tag) {
         continue;
       }
