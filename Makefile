@@ -17,7 +17,7 @@
 #   make formal   every proof in formal/*.toml (Yosys sat, yosys-smtbmc with z3)
 #   make formal-mutants  each proof must fail on its own planted bug (formal/mutants)
 #
-# Variables: CONFIG (default; large also builds its model), SEED (random), CMDS, QPS, SIM_ARGS (extra qpm_sim flags),
+# Variables: CONFIG (default, tiny or large), LARGE (ON/OFF: build the large model), SEED (random), CMDS, QPS, SIM_ARGS (extra qpm_sim flags),
 # JOBS (parallel build and test jobs, default 2).
 
 BUILD    ?= build
@@ -27,7 +27,8 @@ CMDS     ?= 10000
 QPS      ?= 2000
 SEED     ?=
 SIM_ARGS ?=
-# LARGE=ON also builds the large configuration's model (a long build); CONFIG=large sets it.
+# LARGE=ON or OFF sets whether the large configuration's model is built (ON by default since
+# 2026-12-06, about 3 minutes); CONFIG=large sets ON.
 LARGE    ?= $(if $(filter large,$(CONFIG)),ON,)
 
 RTL_FILES := $(shell cat rtl/files.f)
