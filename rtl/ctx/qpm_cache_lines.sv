@@ -63,7 +63,7 @@ module qpm_cache_lines #(
   output logic [WayW-1:0]          rand_way_o,          // a pseudo-random way (LFSR)
   // one line, for the maintenance scan (its set's word read by rd_scan_i before)
   input  logic [LineW-1:0]         scan_line_i,
-  input  logic                     scan_valid_i,        // its valid bit (the tags' word)
+  input  logic [Ways-1:0]          scan_set_valid_i,    // its set's valid bits (the tags' word)
   output logic                     scan_dirty_o,
   output logic                     scan_busy_o,         // a fill writes the line now: wait
   // P0's updates
@@ -77,8 +77,7 @@ module qpm_cache_lines #(
   // P1's: the line P0 registered for it
   input  logic                     dirty_p1_i,          // P1 wrote this line
   input  logic [LineW-1:0]         dirty_p1_line_i,
-  input  logic                     hold_p1_i,           // ... and made it held (a mark)
-  input  logic [Lines-1:0]         chk_valid_i          // every line's valid bit: checks only
+  input  logic                     hold_p1_i            // ... and made it held (a mark)
 );
 
   function automatic logic [LineW-1:0] line_of(logic [SetW-1:0] set, logic [WayW-1:0] way);
@@ -265,7 +264,7 @@ module qpm_cache_lines #(
   end
   logic [WayW-1:0] scan_way;
   assign scan_way     = scan_line_i[WayW-1:0];
-  assign scan_dirty_o = scan_valid_i && sc_word_q[DirtyAt + 32'(scan_way)];
+  assign scan_dirty_o = scan_set_valid_i[scan_way] && sc_word_q[DirtyAt + 32'(scan_way)];
   // A fill's line is valid since the cycle before, and its word is written at this
   // edge: the scan looks again next cycle. (A request's write in P1 is not waited for:
   // a line written in the cycle the scan passes is not in that SYNC, as before.)
@@ -293,7 +292,8 @@ module qpm_cache_lines #(
   ) u_shadow (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .valid_i      (chk_valid_i),
+    .word_lines_i (vict_valid_i),
+    .kept_lines_i (scan_set_valid_i),
     .we_i         (u1_valid_q),
     .wset_i       (wr_set),
     .wmask_i      (wr_mask),
@@ -312,9 +312,6 @@ module qpm_cache_lines #(
   // P1's additions are for the line P0 registered: a request's, or a fill's.
   `QPM_ASSERT_IMPL(StateP1Line_A, dirty_p1_i || hold_p1_i,
                    u1_valid_q && !u1_clean_q && dirty_p1_line_i == u1_line_q)
-`else
-  logic unused_chk;
-  assign unused_chk = ^chk_valid_i;
 `endif
 
 endmodule

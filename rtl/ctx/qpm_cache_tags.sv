@@ -115,10 +115,10 @@ module qpm_cache_tags #(
   logic [WayW-1:0]            rand_way, sel_way;
   logic                       sel_found;
   logic [Ways-1:0]            look_match;
-  logic [Lines-1:0]           line_valid;           // the checks' shadow
   logic [Ways*EntW-1:0]       step_word;
   logic [Ways-1:0]            look_valid, look_pinned;
   logic                       scan_valid;
+  logic [Ways-1:0]            scan_set_valid;
   logic                       rd, rd_scan, scan_tag_ok, scan_busy;
   logic [SetW-1:0]            rd_set;
 
@@ -140,6 +140,7 @@ module qpm_cache_tags #(
     .scan_ok_o         (scan_tag_ok),
     .scan_qpn_o        (scan_qpn_o),
     .scan_valid_o      (scan_valid),
+    .scan_set_valid_o  (scan_set_valid),
     .replay_want_i     (replay_want_i),
     .replay_set_i      (replay_set_i),
     .replay_ok_o       (replay_ok_o),
@@ -183,7 +184,7 @@ module qpm_cache_tags #(
     .vict_lru_o           (set_lru),
     .rand_way_o           (rand_way),
     .scan_line_i          (scan_line_i),
-    .scan_valid_i         (scan_valid),
+    .scan_set_valid_i     (scan_set_valid),
     .scan_dirty_o         (scan_dirty_o),
     .scan_busy_o          (scan_busy),
     .touch_i              (touch_i),
@@ -195,8 +196,7 @@ module qpm_cache_tags #(
     .maint_line_i         (scan_line_i),
     .dirty_p1_i           (dirty_p1_i),
     .dirty_p1_line_i      (p1_line_i),
-    .hold_p1_i            (hold_p1_i),
-    .chk_valid_i          (line_valid)
+    .hold_p1_i            (hold_p1_i)
   );
 
   // The victim decision's set, read in the cycle before: tags, valid and pinned bits
@@ -309,7 +309,6 @@ module qpm_cache_tags #(
     .reserve_i            (reserve_i),
     .reserve_line_i       (reserve_line_i),
     .drop_i               (drop_i),
-    .valid_o              (line_valid),
     .look_check_i         (look_check_i),
     .look_qpn_i           (look_qpn_i),
     .look_hit_i           (look_hit_o),
@@ -324,8 +323,6 @@ module qpm_cache_tags #(
     .scan_qpn_i           (scan_qpn_o),
     .scan_valid_i         (scan_valid)
   );
-`else
-  assign line_valid = '0;   // the checks' shadow is not built
 `endif
 
 endmodule

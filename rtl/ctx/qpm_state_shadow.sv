@@ -16,12 +16,10 @@ module qpm_state_shadow #(
   parameter int unsigned Ways   = 4,
   parameter int unsigned StateW = 17,
   localparam int unsigned SetW  = (Sets > 1) ? $clog2(Sets) : 1,
-  localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1,
-  localparam int unsigned Lines = Sets * Ways
+  localparam int unsigned WayW  = (Ways > 1) ? $clog2(Ways) : 1
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
-  input  logic [Lines-1:0]  valid_i,       // the lines' valid bits
   // the RAM's write
   input  logic              we_i,
   input  logic [SetW-1:0]   wset_i,
@@ -33,10 +31,12 @@ module qpm_state_shadow #(
   input  logic              word_valid_i,
   input  logic [SetW-1:0]   word_set_i,
   input  logic [StateW-1:0] word_i,
+  input  logic [Ways-1:0]   word_lines_i,  // ... its lines' valid bits (the tags' word)
   // the scan's kept word, for its set
   input  logic              kept_valid_i,
   input  logic [SetW-1:0]   kept_set_i,
-  input  logic [StateW-1:0] kept_i
+  input  logic [StateW-1:0] kept_i,
+  input  logic [Ways-1:0]   kept_lines_i   // ... its lines' valid bits (the tags' word)
 );
 
   logic [StateW-1:0] state_q [Sets];
@@ -46,16 +46,16 @@ module qpm_state_shadow #(
 
   // The bits of a set's word that count now: dirty and held (the low 2 x Ways bits) of
   // its valid lines, the replacement bits once all its lines are valid.
-  function automatic logic [StateW-1:0] counted(logic [SetW-1:0] set);
+  function automatic logic [StateW-1:0] counted(logic [SetW-1:0] set, logic [Ways-1:0] lines);
     logic [Ways-1:0] valid;
-    valid   = valid_i[32'(set) * Ways +: Ways];
+    valid   = lines;
     if (we_i && wfill_i && set == wset_i) valid[wway_i] = 1'b0;
     counted = {{(StateW - 2 * Ways){valid == '1}}, valid, valid};
   endfunction
 
   logic word_ok, kept_ok;
-  assign word_ok = ((word_i ^ state_q[word_set_i]) & counted(word_set_i)) == '0;
-  assign kept_ok = ((kept_i ^ state_q[kept_set_i]) & counted(kept_set_i)) == '0;
+  assign word_ok = ((word_i ^ state_q[word_set_i]) & counted(word_set_i, word_lines_i)) == '0;
+  assign kept_ok = ((kept_i ^ state_q[kept_set_i]) & counted(kept_set_i, kept_lines_i)) == '0;
   `QPM_ASSERT_IMPL(StateWord_A, word_valid_i, word_ok)
   `QPM_ASSERT_IMPL(StateKept_A, kept_valid_i, kept_ok)
 

@@ -30,7 +30,6 @@ module qpm_tag_shadow #(
   input  logic                 reserve_i,       // a miss register takes this line
   input  logic [LineW-1:0]     reserve_line_i,
   input  logic                 drop_i,          // maintenance drops the scan's line
-  output logic [Lines-1:0]     valid_o,         // the lines' valid bits
   input  logic                 look_check_i,    // the pipe decides with this lookup
   input  logic [QpnW-1:0]      look_qpn_i,
   input  logic                 look_hit_i,
@@ -75,7 +74,6 @@ module qpm_tag_shadow #(
       if (drop_i) valid_q[scan_line_i] <= 1'b0;
     end
   end
-  assign valid_o = valid_q;
 
   // The lookup as the tags in flip-flops would give it.
   logic             f_hit;

@@ -43,6 +43,7 @@ module qpm_tag_views #(
   output logic                 scan_ok_o,       // scan_qpn_o is the line's tag ...
   output logic [QpnW-1:0]      scan_qpn_o,
   output logic                 scan_valid_o,    // ... and this its valid bit
+  output logic [Ways-1:0]      scan_set_valid_o, // the valid bits of its set's word
   // the staged replay's set
   input  logic                 replay_want_i,
   input  logic [SetW-1:0]      replay_set_i,
@@ -168,6 +169,9 @@ module qpm_tag_views #(
   assign scan_way     = scan_line_i[WayW-1:0];
   assign scan_qpn_o   = {scan_word_q[32'(scan_way)*EntW + 2 +: TagW], scan_set};
   assign scan_valid_o = scan_word_q[32'(scan_way)*EntW + 1];
+  for (genvar w = 0; w < Ways; w++) begin : gen_scan_valid
+    assign scan_set_valid_o[w] = scan_word_q[w*EntW + 1];
+  end
 
   // The lookup's word: its ways' tags compared, their valid and pinned bits.
   logic [Ways*EntW-1:0] look_word;
