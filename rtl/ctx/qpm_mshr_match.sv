@@ -71,7 +71,8 @@ module qpm_mshr_match #(
   // MAP/UNMAP of a directory entry under way
   input  logic                    lock_i,
   input  logic [DirIdxW-1:0]      lock_idx_i,
-  output logic [Mshrs-1:0]        locked_o,        // the register's page is that entry
+  output logic [Mshrs-1:0]        locked_o,        // registered: the register's page is
+                                                   // that entry
   // the ways registers own in the victim logic's set
   input  logic [Mshrs-1:0]        owns_i,
   input  logic [Mshrs*WayW-1:0]   way_i,
@@ -87,11 +88,37 @@ module qpm_mshr_match #(
     end
   end
 
-  for (genvar m = 0; m < Mshrs; m++) begin : gen_page
-    logic [DirIdxW-1:0] page;
-    assign page        = DirIdxW'(qpn_i[m*QpnW +: QpnW] >> PageBits);
-    assign locked_o[m] = lock_i && page == lock_idx_i;
+  // Registered, and compared once, at allocation: MAP/UNMAP start (lock_i rises the next
+  // cycle) only when no register works on their page (page_busy_o), and the pipe
+  // allocates no register in that cycle; so only a register allocated while the lock is
+  // up can be on its page. The bit clears the cycle after the lock ends (one cycle of
+  // waiting more, never less). No compare from the maintenance engine's state into the
+  // scheduler (docs/capacity.md, "Timing proxy").
+  logic [Mshrs-1:0] locked_q;
+  logic             alloc_locked;
+  assign alloc_locked = lock_i && DirIdxW'(alloc_qpn_i >> PageBits) == lock_idx_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      locked_q <= '0;
+    end else begin
+      for (int unsigned m = 0; m < Mshrs; m++) begin
+        if (alloc_i && alloc_idx_i == MshrW'(m)) locked_q[m] <= alloc_locked;
+        else                                     locked_q[m] <= locked_q[m] && lock_i;
+      end
+    end
   end
+  assign locked_o = locked_q;
+  // The registered bit is the compare it replaces, for every register that works.
+  logic locked_missed;
+  always_comb begin
+    locked_missed = 1'b0;
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      if (busy_i[m] && lock_i && !locked_q[m]
+          && DirIdxW'(qpn_i[m*QpnW +: QpnW] >> PageBits) == lock_idx_i)
+        locked_missed = 1'b1;
+    end
+  end
+  `QPM_ASSERT(LockedAtAlloc_A, !locked_missed)
 
   assign free_two_o = (~busy_i & (~busy_i - 1'b1)) != '0;
   always_comb begin
