@@ -26,7 +26,8 @@ Every formal/*.toml lists proofs as [[proof]] tables:
            (e.g. "n:*FUniqueTag_A"); every other assertion is dropped, and with it
            the logic only it reads (without the key every assertion counts, the RTL's
            embedded ones included)
-  mutant   a patch (formal/mutants/) that plants a bug the proof must catch
+  mutant   a patch (formal/mutants/) that plants a bug the proof must catch, or a list
+           of them
 
 Each proof prints one line: PROVEN (method, depth) or FAILED, with a counterexample VCD
 under build/formal/<name>/. Exit status 1 when any proof failed.
@@ -98,6 +99,8 @@ def load_proofs():
             p["files"] = expand_files(p["files"], where)
             p.setdefault("params", {})
             p.setdefault("depth", 0)
+            # one mutant, or a list of them (each must be killed)
+            p["mutants"] = [p["mutant"]] if isinstance(p["mutant"], str) else list(p["mutant"])
             p["source"] = str(toml.relative_to(ROOT))
             proofs.append(p)
     names = [p["name"] for p in proofs]
@@ -227,8 +230,8 @@ def prove_abc(work, log, depth):
     return "error", f"yosys-abc error, see {log.relative_to(ROOT)}"
 
 
-def mutant_copy(p, work):
-    """A scratch tree with the proof's files, its mutant applied; None if it does not apply."""
+def mutant_copy(p, work, mutant):
+    """A scratch tree with the proof's files, the mutant applied; None if it does not apply."""
     src = work / "src"
     if src.exists():
         shutil.rmtree(src)
@@ -237,7 +240,7 @@ def mutant_copy(p, work):
         dst = src / f
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / f, dst)
-    patch = ROOT / p["mutant"]
+    patch = ROOT / mutant
     r = subprocess.run(["patch", "-p1", "--fuzz=0", "-s", "-i", str(patch)], cwd=src,
                        capture_output=True, text=True)
     if r.returncode != 0:
@@ -246,24 +249,27 @@ def mutant_copy(p, work):
     return src
 
 
-def one(p, mutants):
+def one(p, mutant):
+    """The proof (mutant None), or the proof against one of its mutants."""
     t0 = time.time()
     name = p["name"]
-    if not mutants:
+    if mutant is None:
         result, detail = prove(p, ROOT, OUT / name)
         ok = result == "proven"
         verdict = {"proven": "PROVEN", "cex": "FAILED", "error": "ERROR"}[result]
     else:
         work = OUT / "mutants" / name
+        if len(p["mutants"]) > 1:
+            work = work / pathlib.Path(mutant).stem
         work.mkdir(parents=True, exist_ok=True)
-        src = mutant_copy(p, work)
+        src = mutant_copy(p, work, mutant)
         if src is None:
-            ok, verdict, detail = False, "ERROR", f"{p['mutant']} does not apply"
+            ok, verdict, detail = False, "ERROR", f"{mutant} does not apply"
         else:
             result, detail = prove(p, src, work / "run")
             ok = result == "cex"  # an error proves nothing about the proof
             verdict = {"proven": "SURVIVED", "cex": "KILLED", "error": "ERROR"}[result]
-            detail = f"{pathlib.Path(p['mutant']).name}: " + ("still proven" if result == "proven" else detail)
+            detail = f"{pathlib.Path(mutant).name}: " + ("still proven" if result == "proven" else detail)
     return ok, f"{verdict:<9}{name:<46}{detail} ({time.time() - t0:.1f} s)"
 
 
@@ -289,13 +295,14 @@ def main():
     OUT.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     failed = 0
+    runs = [(p, m) for p in proofs for m in p["mutants"]] if a.mutants else [(p, None) for p in proofs]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        for ok, line in ex.map(lambda p: one(p, a.mutants), proofs):
+        for ok, line in ex.map(lambda r: one(*r), runs):
             print(line, flush=True)
             failed += not ok
     what = "mutants" if a.mutants else "proofs"
     good = "killed" if a.mutants else "proven"
-    print(f"formal: {len(proofs) - failed} of {len(proofs)} {what} {good} in {time.time() - t0:.0f} s")
+    print(f"formal: {len(runs) - failed} of {len(runs)} {what} {good} in {time.time() - t0:.0f} s")
     return 1 if failed else 0
 
 

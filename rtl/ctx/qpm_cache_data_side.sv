@@ -39,6 +39,8 @@ module qpm_cache_data_side #(
   input  logic [LineW-1:0]        look_line_i,
   input  logic                    look_pinned_i,
   input  logic [WayW:0]           look_pinned_in_set_i,
+  input  logic                    pin_pend_i,       // a pin bit waits to be written ...
+  input  logic [LineW-1:0]        pin_line_i,       // ... on this line (qpm_line_write)
   input  logic                    m_filling_i,
   input  logic                    m_free_any_i,
   input  logic [MshrW-1:0]        m_free_idx_i,
@@ -165,10 +167,13 @@ module qpm_cache_data_side #(
   logic [57:0] wb_load_addr;
   logic [511:0] wb_load_data;
   logic [WbW-1:0] wb_load_idx;
-  logic x_busy, may_pin, drop_hold;
-  // A maintenance drop (a line write B) waits while P0's request may write a pin bit or a
-  // fill writes the scan line's way (a line write A, qpm_line_write).
-  assign drop_hold = may_pin || (fill_i && fill_line_i[WayW-1:0] == scan_line_o[WayW-1:0]);
+  logic x_busy, pin_wait, drop_hold;
+  // A maintenance drop (a line write B) waits while a pin bit waits on the scan line's way
+  // or a fill writes it (a line write A, qpm_line_write). A PIN waits while a pin bit of
+  // its set does (the set's pinned bits it reads are not written yet).
+  assign drop_hold = (pin_pend_i && pin_line_i[WayW-1:0] == scan_line_o[WayW-1:0])
+                  || (fill_i && fill_line_i[WayW-1:0] == scan_line_o[WayW-1:0]);
+  assign pin_wait  = pin_pend_i && pin_line_i[LineW-1:WayW] == look_line_i[LineW-1:WayW];
   qpm_pkg::ctx_status_e x_rsp_status;
   logic [qpm_pkg::CtxTagW-1:0] x_rsp_tag;
   logic x_rsp_valid;
@@ -349,7 +354,7 @@ module qpm_cache_data_side #(
     .wb_load_addr_o       (wb_load_addr),
     .wb_load_data_o       (wb_load_data),
     .maint_busy_i         (x_busy),
-    .may_pin_o            (may_pin),
+    .pin_wait_i           (pin_wait),
     .maint_start_o        (x_start),
     .maint_rsp_valid_i    (x_rsp_valid),
     .maint_rsp_tag_i      (x_rsp_tag),

@@ -56,6 +56,8 @@ module qpm_cache_miss_side #(
   input  logic [MshrW-1:0]        park_idx_i,
   input  logic                    pin_i,
   input  logic                    pin_value_i,
+  output logic                    pin_pend_o,      // a pin bit waits to be written ...
+  output logic [LineW-1:0]        pin_line_o,      // ... on this line (qpm_line_write)
   input  logic                    port_ready_i,
   input  logic [63:0]             qpt_base_i,
   input  logic                    rd_req_ready_i,
@@ -168,6 +170,7 @@ module qpm_cache_miss_side #(
   logic vict_found;
   logic [MshrW-1:0] vict_mshr;
   logic vict_owed;
+  logic pin_write, pin_write_value;
   logic [Ways-1:0] vict_reserved;
   logic [SetW-1:0] vict_set;
   logic vict_step;
@@ -196,6 +199,10 @@ module qpm_cache_miss_side #(
     .drop_i         (x_drop_i),
     .drop_line_i    (scan_line_i),
     .hold_o         (lw_hold),
+    .pin_pend_o     (pin_pend_o),
+    .pin_line_o     (pin_line_o),
+    .pin_write_o    (pin_write),
+    .pin_value_o    (pin_write_value),
     .lw_o           (lw)
   );
 
@@ -265,8 +272,10 @@ module qpm_cache_miss_side #(
     .mark_ok_o            (mark_ok_o),
     .touch_i              (touch_i),
     .dirty_i              (dirty_i),
-    .pin_i                (pin_i),
-    .pin_value_i          (pin_value_i),
+    .pin_i                (pin_write),
+    .pin_value_i          (pin_write_value),
+    .pin_pend_i           (pin_pend_o),
+    .pin_line_i           (pin_line_o),
     .excl_i               (excl_i),
     .dirty_p1_i           (dirty_p1_i),
     .excl_p1_i            (excl_p1_i),

@@ -83,8 +83,10 @@ module qpm_cache_tags #(
   // updates (qpm_cache_lines has their precedence)
   input  logic                 touch_i,
   input  logic                 dirty_i,
-  input  logic                 pin_i,
+  input  logic                 pin_i,               // a pin bit is written (write A) ...
   input  logic                 pin_value_i,
+  input  logic                 pin_pend_i,          // ... or waits to be ...
+  input  logic [LineW-1:0]     pin_line_i,          // ... on this line
   input  logic                 excl_i,              // P0 writes the looked-up line
   input  logic                 dirty_p1_i,
   input  logic                 excl_p1_i,           // P1 writes p1_line_i
@@ -214,10 +216,12 @@ module qpm_cache_tags #(
     end
   end
   // The take writes its line's valid bit (write B of qpm_line_write): not on the way of
-  // this cycle's write A (a fill, or the P0 line, which may change its pin bit), nor
-  // beside a maintenance drop (the other write B).
+  // this cycle's write A (a fill, or a pin bit, which also waits on its way: its set's
+  // word here may not show it yet), nor beside a maintenance drop (the other write B).
+  // The P0 line, which the pipe may write this cycle, is not taken either.
   logic take_p0_busy;
   assign take_p0_busy   = (excl_i && look_line_o[WayW-1:0] == vict_way_o)
+                       || (pin_pend_i && pin_line_i[WayW-1:0] == vict_way_o)
                        || (fill_i && fill_line_i[WayW-1:0] == vict_way_o) || drop_i;
   assign vict_take_ok_o = vict_take_i && vict_found_o && !take_p0_busy;
 
@@ -305,6 +309,7 @@ module qpm_cache_tags #(
     .fill_line_i          (fill_line_i),
     .fill_tag_i           (fill_tag_i),
     .pin_i                (pin_i),
+    .pin_line_i           (pin_line_i),
     .pin_value_i          (pin_value_i),
     .reserve_i            (reserve_i),
     .reserve_line_i       (reserve_line_i),

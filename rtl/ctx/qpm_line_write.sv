@@ -6,12 +6,19 @@
 // A line's tag, valid and pinned bits change on four events, at most two a cycle, never
 // two on one way (each way is a RAM with one write port):
 //   write A  a fill (the tag, valid, unpinned) or a pin bit (a hit that pins, unpins, or
-//            writes an invalid QPC): the pipe keeps a fill and a hit's line-state write
-//            apart;
+//            writes an invalid QPC), the pin bit a cycle after the hit or later: it
+//            waits in a register (pin_q) for a cycle without a fill;
 //   write B  a miss register's take of its victim (invalid, unpinned) or a maintenance
 //            drop (invalid): a take waits in a cycle with a drop, or with a write A that
-//            may be on its way (qpm_cache_tags); a drop waits while P0's request may
-//            write a pin bit or a fill writes its way (qpm_cache_data_side's drop_hold).
+//            may be on its way, or while a pin waits on its way (qpm_cache_tags); a drop
+//            waits while a pin waits on its way or a fill writes its way
+//            (qpm_cache_data_side's drop_hold).
+// The pin register cuts the path from P0's lookup and decision through this write into
+// every kept word (docs/capacity.md, "Timing proxy"). While it waits, its line is kept
+// out of the takes, and a PIN of its set waits (the set's pinned bits are a cycle old);
+// a drop of the line in the cycle of its hit cancels it (the line is gone, so would its
+// pin bit be). A new pin comes only in a cycle without a fill (the pipe keeps them
+// apart), so the waiting one is written in that very cycle: one register is enough.
 // After reset the sweep writes every set's valid and pinned bits to 0, one set a cycle
 // (write A on every way), and holds the request port (hold_o, a register) until it is
 // done: Sets cycles.
@@ -41,6 +48,10 @@ module qpm_line_write #(
   input  logic             drop_i,         // maintenance drops this line
   input  logic [LineW-1:0] drop_line_i,
   output logic             hold_o,         // the reset sweep runs
+  output logic             pin_pend_o,     // a pin bit waits to be written ...
+  output logic [LineW-1:0] pin_line_o,     // ... on this line ...
+  output logic             pin_write_o,    // ... and is now ...
+  output logic             pin_value_o,    // ... with this value
   output logic [LwW-1:0]   lw_o
 );
 
@@ -59,10 +70,30 @@ module qpm_line_write #(
   end
   assign hold_o = sweep_q;
 
-  logic             pin_write;
+  logic             pin_q, pin_value_q, pin_new, pin_write;
+  logic [LineW-1:0] pin_line_q;
+  assign pin_new   = pin_i && look_hit_i && !(drop_i && drop_line_i == look_line_i);
+  assign pin_write = pin_q && !fill_i && !sweep_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pin_q       <= 1'b0;
+      pin_value_q <= 1'b0;
+      pin_line_q  <= '0;
+    end else if (pin_new) begin
+      pin_q       <= 1'b1;
+      pin_value_q <= pin_value_i;
+      pin_line_q  <= look_line_i;
+    end else if (pin_write) begin
+      pin_q       <= 1'b0;
+    end
+  end
+  assign pin_pend_o  = pin_q;
+  assign pin_line_o  = pin_line_q;
+  assign pin_write_o = pin_write;
+  assign pin_value_o = pin_value_q;
+
   logic [LineW-1:0] a_line, b_line;
-  assign pin_write = pin_i && look_hit_i;
-  assign a_line    = fill_i ? fill_line_i : look_line_i;
+  assign a_line    = fill_i ? fill_line_i : pin_line_q;
   assign b_line    = reserve_i ? reserve_line_i : drop_line_i;
   always_comb begin
     lw_o = '0;
@@ -72,7 +103,7 @@ module qpm_line_write #(
     lw_o[LwAWay +: WayW] = a_line[WayW-1:0];
     // {tag, valid, pinned}: a fill all three, a pin its bit, the sweep valid and pinned
     lw_o[LwAMask +: 3]   = sweep_q ? 3'b011 : fill_i ? 3'b111 : 3'b001;
-    lw_o[LwAEnt +: EntW] = fill_i ? {fill_tag_i, 2'b10} : EntW'(pin_value_i && !sweep_q);
+    lw_o[LwAEnt +: EntW] = fill_i ? {fill_tag_i, 2'b10} : EntW'(pin_value_q && !sweep_q);
     lw_o[LwB]            = reserve_i || drop_i;
     lw_o[LwBSet +: SetW] = b_line[LineW-1 -: SetW];
     lw_o[LwBWay +: WayW] = b_line[WayW-1:0];
@@ -82,6 +113,8 @@ module qpm_line_write #(
   // One write A and one write B a cycle, never on one way; nothing else in the sweep.
   `QPM_ASSERT(OneLineWriteA_A, $onehot0({sweep_q, fill_i, pin_write}))
   `QPM_ASSERT(OneLineWriteB_A, $onehot0({reserve_i, drop_i}))
+  // A new pin comes in a cycle without a fill: the waiting one is written then.
+  `QPM_ASSERT_IMPL(OnePinWaits_A, pin_new, !pin_q || pin_write)
   `QPM_ASSERT_IMPL(LineWritesApart_A, lw_o[LwA] && lw_o[LwB],
                    !lw_o[LwAAll] && lw_o[LwAWay +: WayW] != lw_o[LwBWay +: WayW])
 `endif

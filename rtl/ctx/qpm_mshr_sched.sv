@@ -2,8 +2,8 @@
 // "Miss registers"), and what a register may do there about the write-back buffer.
 //
 // Round-robin among the registers that can step, from the register after the last one
-// served: a miss waiting for a victim way must not shut out the registers whose fills
-// would free one. A register can step in Victim always (qpm_mshr_file holds it out in
+// picked, one cycle ahead (a registered pick, checked again when it steps): a miss
+// waiting for a victim way must not shut out the registers whose fills would free one. A register can step in Victim always (qpm_mshr_file holds it out in
 // the cycle it decides on the set its step read), in Dir unless its page is locked by
 // MAP/UNMAP, in DirReq and FillReq when the read request register is free (FillReq: and
 // its QPN is no longer on its way to memory), in WbRead when a buffer entry is free.
@@ -68,14 +68,38 @@ module qpm_mshr_sched #(
                  || (in_dirreq_i[m] && !rq_busy_i)
                  || (in_fillreq_i[m] && (ret_i[m] ? ret_go : !rq_busy_i && !hazard_i[m])));
   end
+  // The pick is registered: the register picked last cycle steps now if it still can
+  // (this cycle's can[]), so no path runs from the registers' conditions through the
+  // round-robin into the step and on into the pipe's ports (docs/capacity.md, "Timing
+  // proxy"). A register stepping in Victim now decides next cycle (held): it is not
+  // picked for it. Any other register picked on last cycle's state and unable to step
+  // now loses the cycle, never correctness: the step is always this cycle's.
+  logic             pick_any, pick_any_q;
+  logic [MshrW-1:0] pick, pick_q;
+  logic [Mshrs-1:0] pick_req;
+  always_comb begin
+    pick_req = can;
+    if (sched_any_o && in_victim_i[sched_o]) pick_req[sched_o] = 1'b0;
+  end
   qpm_rr_arbiter #(.N(Mshrs)) u_rr (
     .clk_i     (clk_i),
     .rst_ni    (rst_ni),
-    .req_i     (can),
-    .advance_i (sched_any_o),
-    .any_o     (sched_any_o),
-    .idx_o     (sched_o)
+    .req_i     (pick_req),
+    .advance_i (pick_any),
+    .any_o     (pick_any),
+    .idx_o     (pick)
   );
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pick_any_q <= 1'b0;
+      pick_q     <= '0;
+    end else begin
+      pick_any_q <= pick_any;
+      pick_q     <= pick;
+    end
+  end
+  assign sched_any_o = pick_any_q && can[pick_q];
+  assign sched_o     = pick_q;
 
   localparam int unsigned PromW = $clog2(Mshrs + 1);
   logic [PromW-1:0] promised;

@@ -35,6 +35,8 @@ module qpm_pipe_decide #(
   input  logic                   look_hit_i,
   input  logic                   look_pinned_i,
   input  logic [WayW:0]          look_pinned_in_set_i,
+  input  logic                   pin_wait_i,       // a pin bit of the set waits: a PIN
+                                                   // waits for it (qpm_line_write)
   input  logic                   m_on_i,           // a miss register works on the QPN ...
   input  logic                   m_filling_i,      // ... and its fill is not done yet
   input  logic                   m_free_any_i,
@@ -127,7 +129,7 @@ module qpm_pipe_decide #(
             excl_o = 1'b1;
           end
           qpm_pkg::CtxPin: begin
-            if (!state_busy_i) act_o = qpm_pipe_pkg::PipeRespond;
+            if (!state_busy_i && !pin_wait_i) act_o = qpm_pipe_pkg::PipeRespond;
             excl_o = 1'b1;
             if (!look_pinned_i && 32'(look_pinned_in_set_i) >= Ways - 1) status_o = qpm_pkg::CtxBusy;
           end

@@ -109,7 +109,8 @@ module qpm_qpc_cache #(
   qpm_pkg::ctx_req_t port_req;
   logic             scan_valid, scan_dirty, reserve, drain;
   logic [QpnW-1:0]  scan_qpn;
-  logic             touch, dirty, pin, pin_value, excl, dirty_p1, excl_p1;
+  logic             touch, dirty, pin, pin_value, excl, dirty_p1, excl_p1, pin_pend;
+  logic [LineW-1:0] pin_line;
   logic [LineW-1:0] p1_line, scan_line;
   // miss registers
   logic             m_on, m_filling, m_free_any, m_free_two, m_page_busy, xread_room;
@@ -240,6 +241,8 @@ module qpm_qpc_cache #(
     .look_hit_o (look_hit),
     .look_line_o (look_line),
     .look_pinned_in_set_o (look_pinned_in_set),
+    .pin_pend_o (pin_pend),
+    .pin_line_o (pin_line),
     .look_pinned_o (look_pinned),
     .m_filling_o (m_filling),
     .m_free_any_o (m_free_any),
@@ -333,6 +336,8 @@ module qpm_qpc_cache #(
     .look_line_i (look_line),
     .look_pinned_i (look_pinned),
     .look_pinned_in_set_i (look_pinned_in_set),
+    .pin_pend_i (pin_pend),
+    .pin_line_i (pin_line),
     .m_filling_i (m_filling),
     .m_free_any_i (m_free_any),
     .m_free_idx_i (m_free_idx),

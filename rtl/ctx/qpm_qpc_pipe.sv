@@ -57,7 +57,7 @@ module qpm_qpc_pipe #(
   output logic                     dirty_o,
   output logic                     pin_o,
   output logic                     pin_value_o,
-  output logic                     may_pin_o,          // P0's request may change a pin bit
+  input  logic                     pin_wait_i,         // a pin bit of P0's set waits
   output logic                     excl_o,             // the pipe writes look_line_i now:
                                                        // not a victim this cycle
   output logic                     dirty_p1_o,         // P1 writes p1_line_o back: dirty,
@@ -217,6 +217,7 @@ module qpm_qpc_pipe #(
     .look_hit_i         (look_hit_i),
     .look_pinned_i      (look_pinned_i),
     .look_pinned_in_set_i (look_pinned_in_set_i),
+    .pin_wait_i         (pin_wait_i),
     .m_on_i             (m_on_i),
     .m_filling_i        (m_filling_i),
     .m_free_any_i       (m_free_any_i),
@@ -266,10 +267,6 @@ module qpm_qpc_pipe #(
   // no path from the scheduler or the maintenance scan through the read port's state
   // and this decision to the take (docs/capacity.md, "Timing proxy").
   assign excl_o      = p_excl;
-  // From the request and its lookup alone (a PIN, an UNPIN, or a write, which unpins an
-  // invalid QPC, that hits): a maintenance drop waits (qpm_line_write's writes A and B
-  // never share a way). A hit waits only on the ports, never on maintenance.
-  assign may_pin_o   = r_valid && look_hit_i && (pin_op || r.op == qpm_pkg::CtxWrite);
 
   // Counters (docs/qp-table.md says what each counts).
   logic wait_counted_q;

@@ -25,8 +25,9 @@ module qpm_tag_shadow #(
   input  logic                 fill_i,
   input  logic [LineW-1:0]     fill_line_i,
   input  logic [TagW-1:0]      fill_tag_i,
-  input  logic                 pin_i,           // the looked-up line's pin bit ...
-  input  logic                 pin_value_i,     // ... becomes this (on a hit)
+  input  logic                 pin_i,           // a line's pin bit is written ...
+  input  logic [LineW-1:0]     pin_line_i,
+  input  logic                 pin_value_i,     // ... with this value
   input  logic                 reserve_i,       // a miss register takes this line
   input  logic [LineW-1:0]     reserve_line_i,
   input  logic                 drop_i,          // maintenance drops the scan's line
@@ -60,7 +61,7 @@ module qpm_tag_shadow #(
       step_q     <= step_read_i;
       step_set_q <= step_set_i;
       // in this order, a later one winning on one line
-      if (pin_i && look_hit_i) pinned_q[look_line_i] <= pin_value_i;
+      if (pin_i) pinned_q[pin_line_i] <= pin_value_i;
       if (reserve_i) begin
         valid_q[reserve_line_i]  <= 1'b0;
         pinned_q[reserve_line_i] <= 1'b0;
