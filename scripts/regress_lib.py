@@ -20,7 +20,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CMDS = 2000
-CONFIGS = ("default", "tiny")
+CONFIGS = ("default", "tiny", "large")
 # Memory profiles: named sets of qpm_sim flags. The order is part of the run list's order,
 # and so of which shard a run lands in and of every run's seed: append new profiles,
 # never insert.
@@ -59,6 +59,12 @@ PROFILES = {
 }
 # Profiles that run on some configurations only; every other runs on all of CONFIGS.
 PROFILE_CONFIGS = {"deadpages": ("default",)}
+# Configurations that run some profiles only, with fewer commands: `large` (1,024 x 4
+# lines, 64 miss registers) simulates about three times slower than `default`, so it runs
+# the memory profiles that load its miss registers, and the random mix, at a quarter of
+# the commands (issue 25).
+CONFIG_PROFILES = {"large": ("fast", "slow", "errors", "mix")}
+CONFIG_CMDS_DIVISOR = {"large": 4}
 # Replacement policies (docs/eviction.md) and QPN spaces (--qps, --qpn-limit). Above 65536
 # the harness maps only the pages in use (at 65536 it maps all 1024 at start, a minute of
 # the coverage build on default); the last is the whole 24-bit space. They rotate over the qpm_sim runs
@@ -133,7 +139,8 @@ class Run:
 
 def build_run_list(base_seed: int, rounds: int, build_dir: Path, cmds: int) -> List[Run]:
     """The full run matrix in its fixed order, round by round: each round is one qpm_sim
-    run per (config, profile), its policy and QPN space rotating (POLICIES), then one run
+    run per (config, profile) (less those PROFILE_CONFIGS and CONFIG_PROFILES leave out),
+    its policy and QPN space rotating (POLICIES), then one run
     of the cache random test. A run's index gives its seed (run_seed) and its shard; a
     round's runs do not depend on how many rounds there are. Keep the order stable."""
     sim, tests = build_dir / "qpm_sim", build_dir / "qpm_tests"
@@ -143,11 +150,14 @@ def build_run_list(base_seed: int, rounds: int, build_dir: Path, cmds: int) -> L
             for p, (profile, flags) in enumerate(PROFILES.items()):
                 if config not in PROFILE_CONFIGS.get(profile, CONFIGS):
                     continue
+                if profile not in CONFIG_PROFILES.get(config, PROFILES):
+                    continue
                 turn = rnd + c * len(PROFILES) + p
                 policy = POLICIES[turn % len(POLICIES)]
                 space = list(SPACES)[turn % len(SPACES)]
                 seed = run_seed(base_seed, len(runs))
-                args = (["--config", config, "--seed", str(seed), "--cmds", str(cmds),
+                run_cmds = max(1, cmds // CONFIG_CMDS_DIVISOR.get(config, 1))
+                args = (["--config", config, "--seed", str(seed), "--cmds", str(run_cmds),
                          "--evict-policy", policy] + SPACES[space] + flags)
                 runs.append(Run(f"sim.{config}.{profile}.{policy}.{space}.r{rnd}", len(runs),
                                 rnd, "sim", config, profile, policy, space, seed, base_seed,

@@ -32,12 +32,12 @@ list=("${regress[@]}" --list --seeds 5 --base-seed 1000)
 
 # --- 1. shards partition the run list -----------------------------------------------
 "${list[@]}" >"$tmp/all"
-total=$((5 * 18))  # 5 rounds x (2 configs x 8 profiles + deadpages on default + the cache test)
+total=$((5 * 22))  # 5 rounds x (2 configs x 8 profiles + deadpages on default + large x 4 + the cache test)
 [ "$(wc -l <"$tmp/all")" -eq "$total" ] || fail "expected $total runs, got $(wc -l <"$tmp/all")"
 [ -z "$(cut -f1 "$tmp/all" | sort | uniq -d)" ] || fail "run names repeat in the full list"
 seeds=$(grep -oE -- '--(rng-)?seed [0-9]+' "$tmp/all" | sort | uniq -d | head -3)
 [ -z "$seeds" ] || fail "runs share a seed: $seeds"
-if "${regress[@]}" --list --seeds 2 --base-seed 1000 | cmp -s - <(head -36 "$tmp/all"); then
+if "${regress[@]}" --list --seeds 2 --base-seed 1000 | cmp -s - <(head -44 "$tmp/all"); then
   ok "the first 2 rounds of 5 are the list of 2 rounds (seeds included)"
 else
   fail "a round's runs change with the number of rounds"
@@ -105,7 +105,7 @@ EOF
 printf '#!/usr/bin/env bash\necho "All tests passed"\n' >"$fake/qpm_tests"
 chmod +x "$fake/qpm_sim" "$fake/qpm_tests"
 
-run_shard() {  # k [BUILD]: runs shard k/2 of 2 rounds (36 runs) into $tmp/s$k
+run_shard() {  # k [BUILD]: runs shard k/2 of 2 rounds (44 runs) into $tmp/s$k
   local rc=0
   "${regress[@]}" --seeds 2 --base-seed 1000 --jobs 2 --shard "$1/2" --build "${2:-$fake}" \
     --out "$tmp/s$1" --waves 0 >"$tmp/s$1.out" 2>&1 || rc=$?
@@ -162,18 +162,18 @@ cases = root.findall("testsuite/testcase")
 names = [c.get("name") for c in cases]
 checks = {
     "one <testsuite>": len(suites) == 1,
-    "36 test cases": len(cases) == 36 and len(set(names)) == 36,
-    "tests=36 failures=1 on both levels": all(
-        (e.get("tests"), e.get("failures")) == ("36", "1") for e in [root] + suites),
+    "44 test cases": len(cases) == 44 and len(set(names)) == 44,
+    "tests=44 failures=1 on both levels": all(
+        (e.get("tests"), e.get("failures")) == ("44", "1") for e in [root] + suites),
     "the failure keeps its signature": [c.find("failure").get("message") for c in cases
         if c.find("failure") is not None] == ["mismatch:qpc.state"],
-    "fcov summed over 34 qpm_sim runs": json.load(open(f"{out}/fcov.json"))["bins"]
-        == {"state.a": 34, "state.never": 0, "status/OK": 68},
+    "fcov summed over 42 qpm_sim runs": json.load(open(f"{out}/fcov.json"))["bins"]
+        == {"state.a": 42, "state.never": 0, "status/OK": 84},
     "fcov_unhit.txt names the unhit bin": open(f"{out}/fcov_unhit.txt").read() == "state.never\n",
     "the coverage gate fails on it": "coverage gate: FAIL" in open(f"{out}/summary.txt").read(),
     "coverage of both checkouts on one relative path":
         open(f"{out}/coverage/merged.info").read().split("\n")[1:3]
-        == ["SF:rtl/qpm_top.sv", "DA:20,34"],
+        == ["SF:rtl/qpm_top.sv", "DA:20,42"],
     "summary names the replay": "sim.tiny.backpressure.trap.qpn16m.r0" in open(f"{out}/summary.txt").read()
         and "--evict-policy trap --qps 4096" in open(f"{out}/summary.txt").read(),
 }
@@ -193,7 +193,7 @@ fi
 
 # --- 3b. missing and killed shards make the merge fail -----------------------------------
 # check_missing WHAT DIR NAMES_FILE EXPECTED_LINE: the merge into DIR wrote a junit.xml of
-# all 36 runs with a "missing:" failure for exactly the runs in NAMES_FILE, and named each
+# all 44 runs with a "missing:" failure for exactly the runs in NAMES_FILE, and named each
 # of them, and EXPECTED_LINE, on its stderr (DIR.err).
 check_missing() {
   local what=$1 dir=$2 names=$3 line=$4 unnamed
@@ -204,9 +204,9 @@ want = set(open(sys.argv[2]).read().split())
 got = {c.get("name") for c in root.iter("testcase") if c.find("failure") is not None
        and c.find("failure").get("message").startswith("missing:")}
 total = int(root.get("tests"))
-if got != want or total != 36:
+if got != want or total != 44:
     print(f"missing failures for {len(got)} runs, expected {len(want)}; {total} test cases, "
-          f"expected 36; not reported: {sorted(want - got)[:3]}, extra: {sorted(got - want)[:3]}")
+          f"expected 44; not reported: {sorted(want - got)[:3]}, extra: {sorted(got - want)[:3]}")
     sys.exit(1)
 EOF
   unnamed=$(while read -r name; do grep -q "MISSING $name " "$dir.err" || echo "$name"; done <"$names")
@@ -247,7 +247,7 @@ kill -TERM "$shard_pid"
 rc=0
 wait "$shard_pid" || rc=$?
 reported=$(grep -c "<testcase" "$tmp/k2/junit.xml" || true)
-if [ "$rc" -eq 143 ] && [ "$reported" -ge 1 ] && [ "$reported" -lt 18 ]; then
+if [ "$rc" -eq 143 ] && [ "$reported" -ge 1 ] && [ "$reported" -lt 22 ]; then
   ok "a killed shard exits 143 and its junit.xml keeps the $reported run(s) that finished"
 else
   fail "killed shard: exit $rc, $reported run(s) in its junit.xml"
@@ -262,7 +262,7 @@ rc=0
   2>"$tmp/m-killed.err" || rc=$?
 if [ "$rc" -eq 1 ]; then ok "shard 2/2 killed: merge exits 1"; else fail "shard 2/2 killed: merge exits $rc"; fi
 check_missing "shard 2/2 killed" "$tmp/m-killed" "$tmp/lost2" \
-  "shard 2/2 stopped after $reported of its 18 runs"
+  "shard 2/2 stopped after $reported of its 22 runs"
 
 # No shard at all: the flags alone tell the list; without them there is nothing to merge.
 "${regress[@]}" --list --seeds 2 --base-seed 1000 | cut -f1 >"$tmp/owed-all"

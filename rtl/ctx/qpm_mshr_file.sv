@@ -181,15 +181,19 @@ module qpm_mshr_file #(
   assign alloc_addr = 61'((qpt_base_i >> 3) + 64'(alloc_qpn_i[QpnW-1:PageBits]));
 
   // The register whose Victim step read its set last cycle decides now.
+  // Its set comes with it from the step, off the decision's path.
   logic             dec_q;
   logic [MshrW-1:0] dec_idx_q;
+  logic [SetW-1:0]  dec_set_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       dec_q     <= 1'b0;
       dec_idx_q <= '0;
+      dec_set_q <= '0;
     end else begin
       dec_q     <= vict_step_o;
       dec_idx_q <= sched;
+      dec_set_q <= vict_set_o;
     end
   end
 
@@ -285,7 +289,7 @@ module qpm_mshr_file #(
     .locked_o       (m_locked),
     .owns_i         (m_owns),
     .way_i          (m_way_flat),
-    .vict_set_i     (vict_take_set_o),
+    .vict_set_i     (vict_set_o),
     .vict_reserved_o(vict_reserved_o)
   );
   assign park_seq_o = m_enq_q[park_idx_i];
@@ -362,8 +366,11 @@ module qpm_mshr_file #(
     assign in_dirreq[g]  = m_state_q[g] == qpm_pipe_pkg::MDirReq;
     assign in_fillreq[g] = m_state_q[g] == qpm_pipe_pkg::MFillReq;
     // A register deciding on its victim is not scheduled; nor are the victim steps while
-    // a mark or the maintenance scan is owed the tag RAM's read (qpm_tag_views).
-    assign hold[g]       = (dec_q && dec_idx_q == MshrW'(g)) || (vict_owed_i && in_victim[g]);
+    // a mark or the maintenance scan is owed the tag RAM's read (qpm_tag_views), or while
+    // a register decides (its take would change the ways the step's set has owned:
+    // qpm_mshr_match registers them at the step).
+    assign hold[g]       = (dec_q && dec_idx_q == MshrW'(g)) || (vict_owed_i && in_victim[g])
+                        || (dec_q && in_victim[g]);
   end
   qpm_mshr_sched #(
     .Mshrs   (Mshrs),
@@ -403,7 +410,7 @@ module qpm_mshr_file #(
   assign vict_step_o     = sched_any && s_state == qpm_pipe_pkg::MVictim;
   assign vict_take_o     = dec_q;
   assign vict_mshr_o     = dec_idx_q;
-  assign vict_take_set_o = m_qpn_q[dec_idx_q][SetW-1:0];
+  assign vict_take_set_o = dec_set_q;
   assign reserve_o       = vict_take_o && vict_take_ok_i && take_room;
   assign reserve_line_o  = line_of(vict_take_set_o, vict_way_i);
   assign wbread_o        = sched_any && s_state == qpm_pipe_pkg::MWbRead;
@@ -465,6 +472,17 @@ module qpm_mshr_file #(
   `QPM_ASSERT_NEXT(MemReqStable_A, mem_req_valid_o && !mem_req_ready_i, mem_req_valid_o
                               && $stable(mem_req_id_o) && $stable(mem_req_addr_o)
                               && $stable(mem_req_line_o))
+
+`ifndef SYNTHESIS
+  // The owned ways registered at the step are the decision's own, less registers freed.
+  logic [Ways-1:0] f_owned;
+  always_comb begin
+    f_owned = '0;
+    for (int unsigned m = 0; m < Mshrs; m++)
+      if (m_owns[m] && m_qpn_q[m][SetW-1:0] == dec_set_q) f_owned[m_way_q[m]] = 1'b1;
+  end
+  `QPM_ASSERT_IMPL(OwnedAtStep_A, dec_q, (f_owned & ~vict_reserved_o) == '0)
+`endif
 
 `ifdef FORMAL
   // The proof views and properties (formal/cache.toml, docs/formal.md).

@@ -76,17 +76,28 @@ module qpm_mshr_match #(
   // the ways registers own in the victim logic's set
   input  logic [Mshrs-1:0]        owns_i,
   input  logic [Mshrs*WayW-1:0]   way_i,
-  input  logic [SetW-1:0]         vict_set_i,
-  output logic [Ways-1:0]         vict_reserved_o
+  input  logic [SetW-1:0]         vict_set_i,      // the victim step's set
+  output logic [Ways-1:0]         vict_reserved_o  // registered: for its decision
 );
 
+  // Compared at the victim step (vict_set_i is the step's set) and registered for the
+  // decision in the next cycle: no take happens in a cycle with a victim step
+  // (qpm_mshr_file holds the steps while a register decides), so the registered ways can
+  // differ from the decision's own only by a register freed since, whose way stays out
+  // a cycle longer (safe). No compare per register between the decision and its take.
+  logic [Ways-1:0] reserved_d, reserved_q;
   always_comb begin
-    vict_reserved_o = '0;
+    reserved_d = '0;
     for (int unsigned m = 0; m < Mshrs; m++) begin
       if (owns_i[m] && qpn_i[m*QpnW +: SetW] == vict_set_i)
-        vict_reserved_o[way_i[m*WayW +: WayW]] = 1'b1;
+        reserved_d[way_i[m*WayW +: WayW]] = 1'b1;
     end
   end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) reserved_q <= '0;
+    else         reserved_q <= reserved_d;
+  end
+  assign vict_reserved_o = reserved_q;
 
   // Registered, and compared once, at allocation: MAP/UNMAP start (lock_i rises the next
   // cycle) only when no register works on their page (page_busy_o), and the pipe

@@ -71,15 +71,16 @@ module qpm_mshr_sched #(
   // The pick is registered: the register picked last cycle steps now if it still can
   // (this cycle's can[]), so no path runs from the registers' conditions through the
   // round-robin into the step and on into the pipe's ports (docs/capacity.md, "Timing
-  // proxy"). A register stepping in Victim now decides next cycle (held): it is not
-  // picked for it. Any other register picked on last cycle's state and unable to step
-  // now loses the cycle, never correctness: the step is always this cycle's.
+  // proxy"). After a victim step comes its decision, beside which no register steps in
+  // Victim (held): none is picked for that cycle. Any other register picked on last
+  // cycle's state and unable to step now loses the cycle, never correctness: the step is
+  // always this cycle's.
   logic             pick_any, pick_any_q;
   logic [MshrW-1:0] pick, pick_q;
   logic [Mshrs-1:0] pick_req;
   always_comb begin
     pick_req = can;
-    if (sched_any_o && in_victim_i[sched_o]) pick_req[sched_o] = 1'b0;
+    if (sched_any_o && in_victim_i[sched_o]) pick_req = can & ~in_victim_i;
   end
   qpm_rr_arbiter #(.N(Mshrs)) u_rr (
     .clk_i     (clk_i),
