@@ -96,40 +96,47 @@ TEST_CASE("write errors at rate 0.5 while evicting and syncing lose no context",
 TEST_CASE("random runs with port faults and memory read and write errors have zero mismatches",
           "[mem_faults][system]") {
   const std::string config = GENERATE(as<std::string>{}, "default", "tiny");
-  SimOptions o = qpm_sim_defaults();  // commands, datapath operations and doorbells
-  // Seeds whose random stream draws a PORT_FAULT (about one command in 2000 is one);
-  // the checks below fail if a timing change makes a seed lose it (default: 833 since
-  // the write-back buffer moved to RAM, 2026-12-04; tiny: 800 since the line state
-  // moved to RAM, 2026-12-05, when 826 lost its PORT_FAULT; 804 since the miss
-  // registers' pick was registered, 2026-12-06, when 800 lost it).
-  o.seed = config == "tiny" ? 804 : 833;
-  o.config = config;
-  o.cmds = 2500;
-  o.qps = config == "tiny" ? 40 : 400;  // more than the cache holds: contexts are re-read
-  o.mem_latency = "20:60";
-  o.mem_reorder = true;
-  o.mem_read_error_rate = 0.02;
-  o.mem_write_error_rate = 0.25;
-  INFO("replay: " << replay_line(o));
-  QpmEnv env(env_options(o));
-  const SimResult r = run_random(o, env);
-  for (const auto &p : r.problems)
-    UNSCOPED_INFO(p);
-  // Mismatches, the memory image after SYNC_CACHE, protocol, assertions, and the
-  // counters: WB_RETRIES = write errors, WRITEBACKS = QPC writes answered OKAY.
-  REQUIRE(r.problems.empty());
-  CHECK(env.scoreboard().mismatches() == 0);
-  CHECK(env.dp_scoreboard().mismatches() == 0);
-  CHECK(env.traffic().qpc_write_errors > 20);
-  CHECK(r.counters[counter_index("wb_retries")] == env.memory().injected_write_errors());
-  CHECK(r.coverage.bins().at("cache.wb_retry") > 0);
-  // The random stream sent PORT_FAULTs, and failed context reads made live QPs fatal
-  // (docs/events.md, "Memory faults"); no datapath operation failed for memory.
-  auto events = env.events().counts();
-  CHECK(events[EventType::PortErr] > 0);
-  CHECK(env.qps_made_fatal() > 0);
-  CHECK(events[EventType::QpFatal] > env.qps_made_fatal());  // PORT_FAULT's as well
-  CHECK(env.dp_scoreboard().expected_drops(DropReason::MemErr) == 0);
+  // The random stream draws a PORT_FAULT about once in 2000 commands, so whether a seed
+  // draws one moves with the RTL's timing (a command is drawn when a slot frees). Each
+  // seed from the base on must pass every check; the first that draws a PORT_FAULT ends
+  // the search, and one of the first eight must (seed fixing after every timing change
+  // until 2026-12-06: default 833, tiny 826, 800, 804).
+  const uint64_t base = config == "tiny" ? 800 : 833;
+  bool port_fault_seen = false;
+  for (uint64_t seed = base; seed < base + 8 && !port_fault_seen; ++seed) {
+    SimOptions o = qpm_sim_defaults();  // commands, datapath operations and doorbells
+    o.seed = seed;
+    o.config = config;
+    o.cmds = 2500;
+    o.qps = config == "tiny" ? 40 : 400;  // more than the cache holds: contexts are re-read
+    o.mem_latency = "20:60";
+    o.mem_reorder = true;
+    o.mem_read_error_rate = 0.02;
+    o.mem_write_error_rate = 0.25;
+    INFO("replay: " << replay_line(o));
+    QpmEnv env(env_options(o));
+    const SimResult r = run_random(o, env);
+    for (const auto &p : r.problems)
+      UNSCOPED_INFO(p);
+    // Mismatches, the memory image after SYNC_CACHE, protocol, assertions, and the
+    // counters: WB_RETRIES = write errors, WRITEBACKS = QPC writes answered OKAY.
+    REQUIRE(r.problems.empty());
+    CHECK(env.scoreboard().mismatches() == 0);
+    CHECK(env.dp_scoreboard().mismatches() == 0);
+    CHECK(env.traffic().qpc_write_errors > 20);
+    CHECK(r.counters[counter_index("wb_retries")] == env.memory().injected_write_errors());
+    CHECK(r.coverage.bins().at("cache.wb_retry") > 0);
+    // Failed context reads made live QPs fatal (docs/events.md, "Memory faults"); no
+    // datapath operation failed for memory; a PORT_FAULT's QPs add their QP_FATALs.
+    auto events = env.events().counts();
+    CHECK(env.qps_made_fatal() > 0);
+    CHECK(env.dp_scoreboard().expected_drops(DropReason::MemErr) == 0);
+    if (events[EventType::PortErr] > 0) {
+      port_fault_seen = true;
+      CHECK(events[EventType::QpFatal] > env.qps_made_fatal());
+    }
+  }
+  CHECK(port_fault_seen);
 }
 
 // The nightly's first failure in the 2^24 QPN space with read errors (2026-12-02, run

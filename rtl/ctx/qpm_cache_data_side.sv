@@ -169,10 +169,12 @@ module qpm_cache_data_side #(
   logic [WbW-1:0] wb_load_idx;
   logic x_busy, pin_wait, drop_hold;
   // A maintenance drop (a line write B) waits while a pin bit waits on the scan line's way
-  // or a fill writes it (a line write A, qpm_line_write). A PIN waits while a pin bit of
-  // its set does (the set's pinned bits it reads are not written yet).
+  // or a fill writes it (a line write A, qpm_line_write), and in a miss register's
+  // decision cycle (its take is the other write B; the take does not wait on the drop, so
+  // no path runs from the fill through the drop into the take). A PIN waits while a pin
+  // bit of its set does (the set's pinned bits it reads are not written yet).
   assign drop_hold = (pin_pend_i && pin_line_i[WayW-1:0] == scan_line_o[WayW-1:0])
-                  || (fill_i && fill_line_i[WayW-1:0] == scan_line_o[WayW-1:0]);
+                  || (fill_i && fill_line_i[WayW-1:0] == scan_line_o[WayW-1:0]) || vict_take_i;
   assign pin_wait  = pin_pend_i && pin_line_i[LineW-1:WayW] == look_line_i[LineW-1:WayW];
   qpm_pkg::ctx_status_e x_rsp_status;
   logic [qpm_pkg::CtxTagW-1:0] x_rsp_tag;

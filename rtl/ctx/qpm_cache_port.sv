@@ -58,12 +58,15 @@ module qpm_cache_port #(
   assign a_word = a_fresh_q ? ram_word : a_word_q;
   assign b_word = b_fresh_q ? ram_word : b_word_q;
 
-  // The word each entry keeps, with this cycle's writes of its set applied.
+  // The word each entry keeps, with this cycle's writes of its set applied. A takes B's
+  // patched word when B drains into it: chosen after the patch, so the pipe's ready (which
+  // decides the drain) meets only that last multiplexer (docs/capacity.md).
+  logic [Ways*EntW-1:0] a_word_kept;
   qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_a (
     .lw_i   (lw_i),
-    .set_i  (b_drain ? b_req_q.index[SetW-1:0] : a_req_q.index[SetW-1:0]),
-    .word_i (b_drain ? b_word : a_word),
-    .word_o (a_word_d)
+    .set_i  (a_req_q.index[SetW-1:0]),
+    .word_i (a_word),
+    .word_o (a_word_kept)
   );
   qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_b (
     .lw_i   (lw_i),
@@ -71,6 +74,7 @@ module qpm_cache_port #(
     .word_i (b_word),
     .word_o (b_word_d)
   );
+  assign a_word_d = b_drain ? b_word_d : a_word_kept;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

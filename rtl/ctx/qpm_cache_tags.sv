@@ -217,12 +217,13 @@ module qpm_cache_tags #(
   end
   // The take writes its line's valid bit (write B of qpm_line_write): not on the way of
   // this cycle's write A (a fill, or a pin bit, which also waits on its way: its set's
-  // word here may not show it yet), nor beside a maintenance drop (the other write B).
-  // The P0 line, which the pipe may write this cycle, is not taken either.
+  // word here may not show it yet). A maintenance drop (the other write B) waits in every
+  // decision's cycle instead (qpm_cache_data_side's drop_hold), off this path. The P0
+  // line, which the pipe may write this cycle, is not taken either.
   logic take_p0_busy;
   assign take_p0_busy   = (excl_i && look_line_o[WayW-1:0] == vict_way_o)
                        || (pin_pend_i && pin_line_i[WayW-1:0] == vict_way_o)
-                       || (fill_i && fill_line_i[WayW-1:0] == vict_way_o) || drop_i;
+                       || (fill_i && fill_line_i[WayW-1:0] == vict_way_o);
   assign vict_take_ok_o = vict_take_i && vict_found_o && !take_p0_busy;
 
   qpm_victim_select #(

@@ -9,10 +9,10 @@
 //            writes an invalid QPC), the pin bit a cycle after the hit or later: it
 //            waits in a register (pin_q) for a cycle without a fill;
 //   write B  a miss register's take of its victim (invalid, unpinned) or a maintenance
-//            drop (invalid): a take waits in a cycle with a drop, or with a write A that
-//            may be on its way, or while a pin waits on its way (qpm_cache_tags); a drop
-//            waits while a pin waits on its way or a fill writes its way
-//            (qpm_cache_data_side's drop_hold).
+//            drop (invalid): a take waits in a cycle with a write A that may be on its
+//            way, or while a pin waits on its way (qpm_cache_tags); a drop waits in a
+//            decision's cycle (a take may come), while a pin waits on its way, or when a
+//            fill writes its way (qpm_cache_data_side's drop_hold).
 // The pin register cuts the path from P0's lookup and decision through this write into
 // every kept word (docs/capacity.md, "Timing proxy"). While it waits, its line is kept
 // out of the takes, and a PIN of its set waits (the set's pinned bits are a cycle old);

@@ -426,14 +426,16 @@ module qpm_mshr_file #(
   // ---- memory responses
   qpm_pipe_pkg::mshr_state_e r_state;
   assign r_state         = m_state_q[mem_rsp_idx_i];
-  logic [MshrW-1:0] fill_idx;
-  assign fill_idx        = ret_take_o ? sched : mem_rsp_idx_i;
+  // A take-back's fill is the scheduled register's, else the answered one's: each read
+  // out beside the other and chosen last, so the take-back (the scheduler's step) meets
+  // only that multiplexer on its way to the line writes.
   assign fill_o          = (mem_rsp_valid_i && r_state == qpm_pipe_pkg::MFillWait && !mem_rsp_error_i)
                         || ret_take_o;
-  assign fill_line_o     = line_of(m_qpn_q[fill_idx][SetW-1:0], m_way_q[fill_idx]);
-  assign fill_qpn_o      = m_qpn_q[fill_idx];
-  assign fill_addr_o     = m_addr_q[fill_idx][60:3];
-  assign fill_fatal_o    = m_fatal_q[fill_idx] && !ret_take_o;
+  assign fill_line_o     = ret_take_o ? wbread_line_o
+                                      : line_of(m_qpn_q[mem_rsp_idx_i][SetW-1:0], m_way_q[mem_rsp_idx_i]);
+  assign fill_qpn_o      = ret_take_o ? m_qpn_q[sched] : m_qpn_q[mem_rsp_idx_i];
+  assign fill_addr_o     = ret_take_o ? m_addr_q[sched][60:3] : m_addr_q[mem_rsp_idx_i][60:3];
+  assign fill_fatal_o    = m_fatal_q[mem_rsp_idx_i] && !ret_take_o;
   assign fill_wfault_o   = ret_take_o;
   assign dir_fill       = mem_rsp_valid_i && r_state == qpm_pipe_pkg::MDirWait && !mem_rsp_error_i
                         && mem_rsp_word_i[0];

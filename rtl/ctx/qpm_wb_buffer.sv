@@ -154,10 +154,25 @@ module qpm_wb_buffer #(
   qpm_first_one #(.N(Depth)) u_ret  (.bits_i(ret_match), .any_o(ret_any), .idx_o(ret_idx));
   assign gu_o        = valid_q & gu_q;
   assign free_any_o  = free_any;
+  // The free count a cycle old, less last cycle's allocation: never more than the entries
+  // free now (one freed last cycle counts from the next), and off the popcount's depth
+  // (the room checks it feeds are in front of the pipe's read port: docs/capacity.md).
+  logic [IdxW:0] free_cnt, free_cnt_q;
+  logic          took_q;
   always_comb begin
-    free_cnt_o = '0;
-    for (int unsigned g = 0; g < Depth; g++) free_cnt_o += (IdxW+1)'(!valid_q[g]);
+    free_cnt = '0;
+    for (int unsigned g = 0; g < Depth; g++) free_cnt += (IdxW+1)'(!valid_q[g]);
   end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      free_cnt_q <= (IdxW+1)'(Depth);
+      took_q     <= 1'b0;
+    end else begin
+      free_cnt_q <= free_cnt;
+      took_q     <= alloc_i && !alloc_swap_i;
+    end
+  end
+  assign free_cnt_o = free_cnt_q - (IdxW+1)'(took_q);
   assign alloc_idx_o = alloc_swap_i ? staged_idx_q : free_idx;
   assign sync_pend_o = (valid_q & sync_q & ~gu_q) != '0;
   // SYNC_CACHE (and MAP/UNMAP) tries every given-up context once more: sent again with
@@ -420,6 +435,7 @@ module qpm_wb_buffer #(
   assign mark_req_o  = ann_q && !marked_q;
 
   `QPM_ASSERT_IMPL(AllocHasRoom_A, alloc_i && !alloc_swap_i, free_any)
+  `QPM_ASSERT(FreeCountSafe_A, free_cnt_o <= free_cnt)
   `QPM_ASSERT_IMPL(SwapIsReturn_A, alloc_swap_i, alloc_i && ret_take_i && staged_q)
   `QPM_ASSERT_IMPL(TakeStaged_A, ret_take_i, staged_q && valid_q[staged_idx_q] && gu_q[staged_idx_q])
   // A register waits for a take-back only on a given-up entry of its QPN, and that entry
