@@ -43,6 +43,7 @@ rtl/ctx/qpm_cache_tags.sv
 rtl/ctx/qpm_mshr_match.sv
 rtl/ctx/qpm_mshr_sched.sv
 rtl/ctx/qpm_mshr_reg.sv
+rtl/ctx/qpm_mshr_dir_hint.sv
 rtl/ctx/qpm_mshr_file.sv
 rtl/ctx/qpm_park_pool.sv
 rtl/ctx/qpm_wb_buffer.sv

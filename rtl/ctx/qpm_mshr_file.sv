@@ -21,8 +21,8 @@
 //
 // Each register is a qpm_mshr_reg (its state and next state); this file generates Mshrs
 // of them and holds what they share: the compares (qpm_mshr_match), the scheduler
-// (qpm_mshr_sched), the scheduled register's step, the directory cache and the read
-// request register.
+// (qpm_mshr_sched), the scheduled register's step, the directory cache with each
+// register's hint (qpm_mshr_dir_hint) and the read request register.
 //
 // Hazard (qpm_mshr_match): FillReq waits while the QPN is still on its way to memory as
 // a victim.
@@ -301,61 +301,31 @@ module qpm_mshr_file #(
     assign deq_seq_o[g*SeqW +: SeqW]   = m_deq_q[g];
   end
 
-  // ---- the walk's directory cache (qpm_dir_table): looked up when a register is
-  // allocated, answered the next cycle into the register's hint (and to its MDir step
-  // directly, if it is scheduled in that cycle); a MAP/UNMAP of its page drops the hint.
-  // Filled by a directory read that found a mapped page.
+  // ---- the walk's directory cache and each register's hint (qpm_mshr_dir_hint)
   logic [DirIdxW-1:0] dir_fill_idx;
-  logic               dir_fill, dir_hit;
-  logic [63:12]       dir_fill_page, dir_page;
-  qpm_dir_table #(
-    .DirEntries   (1 << DirIdxW),
-    .CacheEntries (DirCacheEntries)
-  ) u_dir_table (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .inval_i      (dir_inval_i),
-    .inval_idx_i  (dir_inval_idx_i),
-    .look_i       (alloc_i),
-    .look_idx_i   (DirIdxW'(alloc_qpn_i >> PageBits)),
-    .look_hit_o   (dir_hit),
-    .look_page_o  (dir_page),
-    .fill_valid_i (dir_fill),
-    .fill_idx_i   (dir_fill_idx),
-    .fill_page_i  (dir_fill_page)
+  logic               dir_fill;
+  logic [63:12]       dir_fill_page;
+  qpm_mshr_dir_hint #(
+    .Mshrs           (Mshrs),
+    .PageBits        (PageBits),
+    .DirIdxW         (DirIdxW),
+    .DirCacheEntries (DirCacheEntries)
+  ) u_dir_hint (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .alloc_i     (alloc_i),
+    .alloc_idx_i (park_idx_i),
+    .alloc_qpn_i (alloc_qpn_i),
+    .qpn_i       (m_qpn_flat),
+    .inval_i     (dir_inval_i),
+    .inval_idx_i (dir_inval_idx_i),
+    .fill_i      (dir_fill),
+    .fill_idx_i  (dir_fill_idx),
+    .fill_page_i (dir_fill_page),
+    .walk_idx_i  (sched),
+    .walk_hit_o  (walk_hit),
+    .walk_page_o (walk_page)
   );
-  logic             dir_ans_q;       // the register allocated last cycle gets its answer
-  logic [MshrW-1:0] dir_ans_idx_q;
-  logic [Mshrs-1:0] hint_q;          // the register's page is in the directory cache ...
-  logic [63:12]     hint_page_q [Mshrs];   // ... at this page address
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      dir_ans_q     <= 1'b0;
-      dir_ans_idx_q <= '0;
-    end else begin
-      dir_ans_q     <= alloc_i;
-      dir_ans_idx_q <= park_idx_i;
-    end
-  end
-  for (genvar g = 0; g < Mshrs; g++) begin : gen_hint
-    logic dropped;   // its page's directory entry changes (the cache forgets it too)
-    assign dropped = dir_inval_i && DirIdxW'(m_qpn_q[g] >> PageBits) == dir_inval_idx_i;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        hint_q[g]      <= 1'b0;
-        hint_page_q[g] <= '0;
-      end else if (dir_ans_q && dir_ans_idx_q == MshrW'(g)) begin
-        hint_q[g]      <= dir_hit;   // (an invalidation now is in dir_hit already)
-        hint_page_q[g] <= dir_page;
-      end else if (dropped) begin
-        hint_q[g]      <= 1'b0;
-      end
-    end
-  end
-  logic dir_ans_now;   // the scheduled register's answer arrives this cycle
-  assign dir_ans_now = dir_ans_q && dir_ans_idx_q == sched;
-  assign walk_hit    = dir_ans_now ? dir_hit  : hint_q[sched];
-  assign walk_page   = dir_ans_now ? dir_page : hint_page_q[sched];
 
   // ---- the scheduler: which register takes the shared step (qpm_mshr_sched)
   logic [Mshrs-1:0] in_victim, in_wbread, in_dir, in_dirreq, in_fillreq, hold;
