@@ -62,9 +62,14 @@ build: $(BUILD)/CMakeCache.txt
 sim: build
 	$(BUILD)/qpm_sim --config $(CONFIG) --cmds $(CMDS) --qps $(QPS) $(SEED_ARG) $(SIM_ARGS)
 
+# The hit rows and the mixed row on `large` too (issue 25), unless QPM_LARGE is off.
 bench: build
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/qpm_bench --config $(CONFIG) --csv $(BUILD)/bench/bench.csv
+	@if grep -q 'QPM_LARGE:BOOL=ON' $(BUILD)/CMakeCache.txt; then \
+	  echo "$(BUILD)/qpm_bench --config large --workload hit-distinct hit-same mixed --csv $(BUILD)/bench/bench-large.csv"; \
+	  $(BUILD)/qpm_bench --config large --workload hit-distinct hit-same mixed --csv $(BUILD)/bench/bench-large.csv; \
+	fi
 
 # The scalability sweep (issue 11): hit rate and ops/cycle against active QPs, memory
 # latency, policy and workload, CSV and two PNGs (docs/eviction.md).

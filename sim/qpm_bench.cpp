@@ -610,12 +610,14 @@ Row run_eq_storm(const Setup &s, uint32_t k) {
 int main(int argc, char **argv) {
   using namespace qpm;
   CLI::App app{"qpm_bench: datapath operations per cycle, latency and command delay"};
-  std::string workload = "all", config = "default", csv = "build/bench/bench.csv";
+  std::vector<std::string> workload{"all"};
+  std::string config = "default", csv = "build/bench/bench.csv";
   uint64_t ops = 20000, seed = 1;
   uint32_t mem_latency = 200;
   app.add_option("--workload", workload,
                  "hit-distinct, hit-same, mixed, cmd-under-load, flush-neighbours, "
-                 "flush-neighbours-baseline, miss-under-stream, sync-under-load, eq-storm or all")
+                 "flush-neighbours-baseline, miss-under-stream, sync-under-load, eq-storm or "
+                 "all; one or more")
       ->check(CLI::IsMember({"all", "hit-distinct", "hit-same", "mixed", "cmd-under-load",
                              "flush-neighbours", "flush-neighbours-baseline",
                              "miss-under-stream", "sync-under-load", "eq-storm"}));
@@ -668,7 +670,8 @@ int main(int argc, char **argv) {
                                         "flush-neighbours", "flush-neighbours-baseline",
                                         "miss-under-stream", "sync-under-load",
                                         "eq-storm"};
-  std::vector<std::string> names = workload == "all" ? all : std::vector<std::string>{workload};
+  const bool every = std::find(workload.begin(), workload.end(), "all") != workload.end();
+  const std::vector<std::string> names = every ? all : workload;
   std::vector<Row> rows;
   try {
     for (const auto &n : names) {
