@@ -280,15 +280,15 @@ module qpm_dp_front #(
     if (!rst_ni) begin
       cqe_inflight_q <= '0;
       ev_inflight_q  <= '0;
-      cqe_used_q     <= '0;
-      ev_used_q      <= '0;
     end else begin
       cqe_inflight_q <= cqe_inflight_q + 8'(step_cqe_ok) - 8'(cqe_ans);
       ev_inflight_q  <= ev_inflight_q + 8'(step_ev_ok) - 8'(ev_ans);
-      cqe_used_q     <= cqe_used_q + 8'(step_cqe_ok) - 8'(cqe_ans) + 8'(cqe_push) - 8'(cqe_out);
-      ev_used_q      <= ev_used_q + 8'(step_ev_ok) - 8'(ev_ans) + 8'(eq_in_valid) - 8'(ev_out);
     end
   end
+  qpm_updown_count #(.W(8)) u_cqe_used (.clk_i(clk_i), .rst_ni(rst_ni), .inc_i({step_cqe_ok,
+    cqe_push}), .dec_i({cqe_ans, cqe_out}), .count_o(cqe_used_q));
+  qpm_updown_count #(.W(8)) u_ev_used (.clk_i(clk_i), .rst_ni(rst_ni), .inc_i({step_ev_ok,
+    eq_in_valid}), .dec_i({ev_ans, ev_out}), .count_o(ev_used_q));
 
   // A command's write of ERR (MODIFY to ERR, PORT_FAULT) starts its QP's flush, and a
   // write with events pending (SQ_DRAINED, PORT_FAULT's QP_FATAL) their delivery; the
