@@ -1,7 +1,7 @@
 // qpm_updown_count: a counter that takes up to two increments and two decrements a
 // cycle. The five sums it can move to (count - 2 .. count + 2) are formed from the count
 // alone, and the events only choose one: an event that arrives late in the cycle meets a
-// small sum and a multiplexer, not an adder chain (docs/capacity.md, "Timing proxy").
+// small sum and an AND-OR choice, not an adder chain (docs/capacity.md, "Timing proxy").
 // The caller keeps the count in range (its own assertions).
 module qpm_updown_count #(
   parameter int unsigned W = 8

@@ -402,7 +402,7 @@ module qpm_mshr_file #(
   assign fill_o          = (mem_rsp_valid_i && r_state == qpm_pipe_pkg::MFillWait && !mem_rsp_error_i)
                         || ret_take_o;
   assign fill_line_o     = ret_take_o ? wbread_line_o
-                                      : line_of(m_qpn_q[mem_rsp_idx_i][SetW-1:0], m_way_q[mem_rsp_idx_i]);
+                        : line_of(m_qpn_q[mem_rsp_idx_i][SetW-1:0], m_way_q[mem_rsp_idx_i]);
   assign fill_qpn_o      = ret_take_o ? m_qpn_q[sched] : m_qpn_q[mem_rsp_idx_i];
   assign fill_addr_o     = ret_take_o ? m_addr_q[sched][60:3] : m_addr_q[mem_rsp_idx_i][60:3];
   assign fill_fatal_o    = m_fatal_q[mem_rsp_idx_i] && !ret_take_o;

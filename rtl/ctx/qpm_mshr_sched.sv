@@ -3,7 +3,8 @@
 //
 // Round-robin among the registers that can step, from the register after the last one
 // picked, one cycle ahead (a registered pick, checked again when it steps): a miss
-// waiting for a victim way must not shut out the registers whose fills would free one. A register can step in Victim always (qpm_mshr_file holds it out in
+// waiting for a victim way must not shut out the registers whose fills would free one.
+// A register can step in Victim always (qpm_mshr_file holds it out in
 // the cycle it decides on the set its step read), in Dir unless its page is locked by
 // MAP/UNMAP, in DirReq and FillReq when the read request register is free (FillReq: and
 // its QPN is no longer on its way to memory), in WbRead when a buffer entry is free.
