@@ -11,6 +11,7 @@ rtl/common/qpm_mux_tree.sv
 rtl/common/qpm_first_one.sv
 rtl/common/qpm_rr_arbiter.sv
 rtl/common/qpm_updown_count.sv
+rtl/common/qpm_reset_sweep.sv
 rtl/dp/qpm_dp_responder.sv
 rtl/dp/qpm_dp_requester.sv
 rtl/dp/qpm_dp_dma.sv

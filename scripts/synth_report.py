@@ -59,6 +59,7 @@ BLOCK_LABELS = {
     "qpm_mshr_file": "QP cache: miss registers (wiring: scheduled step, walk, read request)",
     "qpm_mshr_dir_hint": "QP cache: miss registers' directory cache lookups and hints",
     "qpm_updown_count": "up/down counter (two events each way a cycle)",
+    "qpm_reset_sweep": "reset sweep of a RAM without reset",
     "qpm_mshr_sched": "QP cache: miss registers' scheduler (registered round-robin pick)",
     "qpm_mshr_reg": "QP cache: one miss register (state, next state)",
     "qpm_mshr_match": "QP cache: miss registers' compares (QPN, free, write-back hazard)",

@@ -3,9 +3,9 @@
 // The page addresses of directory entries a walk read, so a walk usually skips the
 // directory read: direct-mapped, Slots entries (1,024 by default: a workload over
 // 65,536 QPs, 1,024 pages, fits), each entry's tag (the directory index above the slot
-// bits) and page address in a RAM (qpm_ram_2p), its valid bit in a flip-flop (valid
-// must be 0 after reset, and an invalidation clears it at once). Exact, because every
-// directory write goes through MAP_PAGE / UNMAP_PAGE, which drops the slot.
+// bits), page address and valid bit in a RAM (qpm_ram_2p), cleared by a sweep after
+// reset; an invalidation clears a slot at once. Exact, because every directory write
+// goes through MAP_PAGE / UNMAP_PAGE, which drops the slot.
 //
 // A lookup is asked in one cycle and answered in the next (the RAM's registered read):
 // qpm_mshr_file asks when it allocates a miss register, so the answer waits in the
@@ -45,43 +45,59 @@ module qpm_dir_table #(
     tag_of = TagBits'(idx >> SlotW);
   endfunction
 
-  logic fill;   // an invalidation in the same cycle wins: the fill is only a hint
-  assign fill = fill_valid_i && !inval_i;
+  // After reset every slot is cleared once by a sweep, one slot per free cycle of the
+  // write port, in Slots cycles (the RAM has no reset; a valid flop per slot cost 1,024
+  // flip-flops and, in simulation, a process per slot). A slot not yet swept is never a
+  // hit, so the sweep only delays the first hints. The write port's users, first first:
+  // an invalidation (valid 0), a fill (valid 1), the sweep (valid 0).
+  logic             swept;       // every slot cleared once since reset
+  logic [SlotW-1:0] sweep_slot;  // the next slot the sweep clears
+  logic             sweeping;
+  logic             fill, sweep;
+  assign fill  = fill_valid_i && !inval_i;   // an invalidation in the same cycle wins
+  assign sweep = sweeping && !inval_i && !fill;
 
-  // One process per slot (one big process with indexed writes becomes a copy of the
-  // whole vector in Yosys). An invalidation clears its slot whichever index it holds.
-  logic [Slots-1:0] valid_q;
-  for (genvar g = 0; g < Slots; g++) begin : gen_valid
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni)                                          valid_q[g] <= 1'b0;
-      else if (inval_i && 32'(SlotW'(inval_idx_i)) == g)   valid_q[g] <= 1'b0;
-      else if (fill && 32'(SlotW'(fill_idx_i)) == g)       valid_q[g] <= 1'b1;
-    end
-  end
+  logic             we;
+  logic [SlotW-1:0] waddr;
+  assign we    = inval_i || fill || sweep;
+  assign waddr = inval_i ? SlotW'(inval_idx_i) : fill ? SlotW'(fill_idx_i) : sweep_slot;
 
+  assign swept = !sweeping;
+  qpm_reset_sweep #(.N(Slots)) u_sweep (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .step_i   (sweep),
+    .active_o (sweeping),
+    .idx_o    (sweep_slot)
+  );
+
+  logic               rd_valid;
   logic [TagBits-1:0] rd_tag;
   logic [63:12]       rd_page;
   qpm_ram_2p #(
-    .Width (TagBits + 52),
+    .Width (1 + TagBits + 52),
     .Depth (Slots)
   ) u_ram (
     .clk_i   (clk_i),
     .re_i    (look_i),
     .raddr_i (SlotW'(look_idx_i)),
-    .rdata_o ({rd_tag, rd_page}),
-    .we_i    (fill),
-    .waddr_i (SlotW'(fill_idx_i)),
-    .wdata_i ({tag_of(fill_idx_i), fill_page_i}),
-    .wmask_i ('1)
+    .rdata_o ({rd_valid, rd_tag, rd_page}),
+    .we_i    (we),
+    .waddr_i (waddr),
+    .wdata_i ({fill, tag_of(fill_idx_i), fill_page_i}),
+    .wmask_i ({1'b1, {(TagBits + 52){fill}}})   // a clear writes the valid bit alone
   );
 
-  // The lookup's cycle, kept for its answer: the index, and a fill of its slot then.
-  logic            look_q, fwd_q, fwd_hit_q;
+  // The lookup's cycle, kept for its answer: the RAM returns the word as it was before
+  // that cycle's write, so a write of the slot then is applied here: a fill forwarded,
+  // an invalidation a miss; and a slot the sweep had not cleared yet is a miss.
+  logic            look_q, fwd_q, fwd_hit_q, look_ok_q;
   logic [IdxW-1:0] look_idx_q;
   logic [63:12]    fwd_page_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       look_q     <= 1'b0;
+      look_ok_q  <= 1'b0;
       fwd_q      <= 1'b0;
       fwd_hit_q  <= 1'b0;
       look_idx_q <= '0;
@@ -90,6 +106,8 @@ module qpm_dir_table #(
       look_q <= look_i;
       if (look_i) begin
         look_idx_q <= look_idx_i;
+        look_ok_q  <= (swept || SlotW'(look_idx_i) < sweep_slot)
+                   && !(inval_i && SlotW'(inval_idx_i) == SlotW'(look_idx_i));
         fwd_q      <= fill && SlotW'(fill_idx_i) == SlotW'(look_idx_i);
         fwd_hit_q  <= fill && fill_idx_i == look_idx_i;
         fwd_page_q <= fill_page_i;
@@ -97,9 +115,9 @@ module qpm_dir_table #(
     end
   end
 
-  // valid_q holds the ask's cycle's invalidations (and fills, which are forwarded).
+  // An invalidation in the answer's cycle makes it a miss too.
   assign look_hit_o  = look_q && (fwd_q ? fwd_hit_q
-                                        : valid_q[SlotW'(look_idx_q)] && rd_tag == tag_of(look_idx_q))
+                                        : look_ok_q && rd_valid && rd_tag == tag_of(look_idx_q))
                     && !(inval_i && inval_idx_i == look_idx_q);
   assign look_page_o = fwd_q ? fwd_page_q : rd_page;
 

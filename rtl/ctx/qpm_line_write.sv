@@ -59,15 +59,13 @@ module qpm_line_write #(
 
   logic            sweep_q;
   logic [SetW-1:0] sweep_set_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      sweep_q     <= 1'b1;
-      sweep_set_q <= '0;
-    end else if (sweep_q) begin
-      sweep_set_q <= sweep_set_q + SetW'(1);
-      if (32'(sweep_set_q) == Sets - 1) sweep_q <= 1'b0;
-    end
-  end
+  qpm_reset_sweep #(.N(Sets)) u_sweep (
+    .clk_i    (clk_i),
+    .rst_ni   (rst_ni),
+    .step_i   (1'b1),   // the sweep owns port A while it runs
+    .active_o (sweep_q),
+    .idx_o    (sweep_set_q)
+  );
   assign hold_o = sweep_q;
 
   logic             pin_q, pin_value_q, pin_new, pin_write;

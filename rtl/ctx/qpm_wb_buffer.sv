@@ -15,8 +15,9 @@
 // offered, still pending. A context a mark would not change (its QP already fatal, in
 // ERR or RESET, or destroyed) is then held: announced only when no entry is free and a
 // dirty line waits for one (room_miss_i), and a take-back of it without a swap leaves
-// the entry in place (ret_keep_o: the line is a clean copy). A write-back of a page that refused a write lately gets one try (the
-// refused pages, below). One other given-up entry at a time is announced (ann_*): the pipe
+// the entry in place (ret_keep_o: the line is a clean copy). A write-back of a page
+// that refused a write lately gets one try (the refused pages, below). One other
+// given-up entry at a time is announced (ann_*): the pipe
 // makes the QP fatal on its line if it is cached (a mark, which drops the entry), and
 // otherwise the miss register of that QPN takes its fill from this entry instead of
 // memory (ret_*: the entry's word is read out of the RAM and held for it; a register
@@ -300,61 +301,64 @@ module qpm_wb_buffer #(
                     || drop_hit
                     || (valid_q[ann_idx_q] && gu_q[ann_idx_q] && later_q[ann_idx_q]);
 
+  assign pend_o = valid_q;
+  // The entries' flags as vectors, one process for all of them (a process per entry
+  // cost the Verilated model a fifth of its time): each line is the per-entry rule in
+  // order, a later event of the same entry winning (an allocation over an answer, a
+  // load over the allocation that precedes it, a SYNC's re-arm last).
+  logic [Depth-1:0] alloc_oh, load_oh, pick_oh, blk_clear, retry;
+  assign alloc_oh = alloc_i ? Depth'(1) << alloc_idx_o : '0;
+  assign load_oh  = load_i  ? Depth'(1) << load_idx_i  : '0;
+  assign pick_oh  = pick    ? Depth'(1) << send_idx    : '0;
+  assign retry    = failed & ~give_up;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q  <= '0;
+      loaded_q <= '0;
+      sent_q   <= '0;
+      sync_q   <= '0;
+      blk_q    <= '0;
+      later_q  <= '0;
+      gu_q     <= '0;
+      live_q   <= '0;
+    end else begin
+      valid_q  <= (valid_q & ~(freed | dropped)) | alloc_oh;
+      loaded_q <= (loaded_q & ~alloc_oh) | load_oh;
+      sent_q   <= (sent_q | pick_oh) & ~retry & ~alloc_oh & ~rearm;
+      sync_q   <= ((sync_q | (valid_q & {Depth{sync_start_i}})) & ~alloc_oh)
+                | (alloc_oh & {Depth{alloc_sync_i || sync_start_i}});
+      // the earlier entry of the same QPN acknowledged (or left): this one may go
+      blk_q    <= (blk_q & ~blk_clear & ~alloc_oh)
+                | (alloc_oh & {Depth{(same_live & ~freed) != '0}});
+      later_q  <= (later_q | (same_live & {Depth{alloc_i}})) & ~alloc_oh;
+      gu_q     <= (gu_q | give_up) & ~alloc_oh & ~rearm;
+      live_q   <= (live_q & ~load_oh) | (load_oh & {Depth{load_live}});
+    end
+  end
+
   for (genvar g = 0; g < Depth; g++) begin : gen_entry
-    assign pend_o[g]                  = valid_q[g];
     assign pend_qpn_o[g*QpnW +: QpnW] = qpn_q[g];
+    assign blk_clear[g] = freed[blk_idx_q[g]] || dropped[blk_idx_q[g]];
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        valid_q[g]   <= 1'b0;
-        loaded_q[g]  <= 1'b0;
-        sent_q[g]    <= 1'b0;
-        sync_q[g]    <= 1'b0;
-        blk_q[g]     <= 1'b0;
-        later_q[g]   <= 1'b0;
-        gu_q[g]      <= 1'b0;
-        live_q[g]    <= 1'b0;
         blk_idx_q[g] <= '0;
         qpn_q[g]     <= '0;
         tries_q[g]   <= '0;
         wait_q[g]    <= '0;
       end else begin
-        if (sync_start_i && valid_q[g]) sync_q[g] <= 1'b1;
         if (tick_q == '0 && waiting[g]) wait_q[g] <= wait_q[g] - 7'd1;
-        // The earlier entry of the same QPN was acknowledged (or left): this one may go.
-        if (blk_q[g] && (freed[blk_idx_q[g]] || dropped[blk_idx_q[g]])) blk_q[g] <= 1'b0;
-        if (alloc_i && same_live[g]) later_q[g] <= 1'b1;
-        if (pick && send_idx == IdxW'(g)) sent_q[g] <= 1'b1;   // read out, offered
-        if (freed[g] || dropped[g]) valid_q[g] <= 1'b0;
         if (failed[g]) begin
           tries_q[g] <= tries_q[g] + 8'(tries_q[g] != 8'hff);
-          if (give_up[g]) begin
-            gu_q[g] <= 1'b1;
-          end else begin
-            sent_q[g] <= 1'b0;
-            wait_q[g] <= 7'd1 << ((tries_q[g] > 8'd6) ? 3'd6 : tries_q[g][2:0]);
-          end
+          if (!give_up[g]) wait_q[g] <= 7'd1 << ((tries_q[g] > 8'd6) ? 3'd6 : tries_q[g][2:0]);
         end
-        if (alloc_i && alloc_idx_o == IdxW'(g)) begin
-          valid_q[g]   <= 1'b1;
-          loaded_q[g]  <= 1'b0;
-          sent_q[g]    <= 1'b0;
-          sync_q[g]    <= alloc_sync_i || sync_start_i;
+        if (alloc_oh[g]) begin
           qpn_q[g]     <= alloc_qpn_i;
-          blk_q[g]     <= (same_live & ~freed) != '0;
           blk_idx_q[g] <= same_idx;
-          later_q[g]   <= 1'b0;
-          gu_q[g]      <= 1'b0;
           tries_q[g]   <= (rf_alloc_hit != '0 && retry_budget_i != '0) ? retry_budget_i - 8'd1
                                                                       : 8'd0;
           wait_q[g]    <= '0;
         end
-        if (load_i && load_idx_i == IdxW'(g)) begin
-          loaded_q[g] <= 1'b1;
-          live_q[g]   <= load_live;
-        end
         if (rearm[g]) begin
-          gu_q[g]    <= 1'b0;
-          sent_q[g]  <= 1'b0;
           tries_q[g] <= (retry_budget_i != '0) ? retry_budget_i - 8'd1 : 8'd0;
           wait_q[g]  <= '0;
         end
@@ -437,7 +441,8 @@ module qpm_wb_buffer #(
   `QPM_ASSERT_IMPL(AllocHasRoom_A, alloc_i && !alloc_swap_i, free_any)
   `QPM_ASSERT(FreeCountSafe_A, free_cnt_o <= free_cnt)
   `QPM_ASSERT_IMPL(SwapIsReturn_A, alloc_swap_i, alloc_i && ret_take_i && staged_q)
-  `QPM_ASSERT_IMPL(TakeStaged_A, ret_take_i, staged_q && valid_q[staged_idx_q] && gu_q[staged_idx_q])
+  `QPM_ASSERT_IMPL(TakeStaged_A, ret_take_i,
+                   staged_q && valid_q[staged_idx_q] && gu_q[staged_idx_q])
   // A register waits for a take-back only on a given-up entry of its QPN, and that entry
   // stays until the take-back takes it (the QPN is not cached meanwhile).
   `QPM_ASSERT_IMPL(RetEntryThere_A, ret_want_i, ret_any)

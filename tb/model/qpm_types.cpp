@@ -1,5 +1,6 @@
 #include "qpm_types.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace qpm {
@@ -91,23 +92,27 @@ Qpc qpc_at_widths(const Qpc &q) {
   return out;
 }
 
+// A word at a time (the harness packs and unpacks every port's records each cycle).
 void BitVec::set(unsigned lsb, unsigned width, uint64_t value) {
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned b = lsb + i;
-    const uint32_t bit = 1u << (b % 32);
-    if ((value >> i) & 1u) {
-      words_[b / 32] |= bit;
-    } else {
-      words_[b / 32] &= ~bit;
-    }
+  while (width > 0) {
+    const unsigned off = lsb % 32, n = std::min(32 - off, width);
+    const uint32_t mask = (n == 32 ? ~0u : (1u << n) - 1u) << off;
+    uint32_t &w = words_[lsb / 32];
+    w = (w & ~mask) | ((static_cast<uint32_t>(value) << off) & mask);
+    value = n < 64 ? value >> n : 0;
+    lsb += n;
+    width -= n;
   }
 }
 
 uint64_t BitVec::get(unsigned lsb, unsigned width) const {
   uint64_t v = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned b = lsb + i;
-    v |= static_cast<uint64_t>((words_[b / 32] >> (b % 32)) & 1u) << i;
+  for (unsigned done = 0; done < width;) {
+    const unsigned off = lsb % 32, n = std::min(32 - off, width - done);
+    const uint32_t mask = n == 32 ? ~0u : (1u << n) - 1u;
+    v |= static_cast<uint64_t>((words_[lsb / 32] >> off) & mask) << done;
+    lsb += n;
+    done += n;
   }
   return v;
 }
