@@ -198,12 +198,23 @@ void FuncCoverage::sample_cqe(const Cqe &c) {
 }
 
 void FuncCoverage::sample_dp(const DpRequest &req, const DpResponse &rsp, const Qpc *before) {
-  const std::string op = to_string(req.op);  // "UNKNOWN" for op codes 9..15
-  hit(fmt::format("dp.{}.{}", op, to_string(rsp.verdict)));
-  if (rsp.verdict == Verdict::Drop) hit(fmt::format("drop.{}.{}", op, to_string(rsp.drop)));
+  // key: bin kind, op code, verdict, drop reason, QP type, state (a byte each)
+  const uint64_t op_k = static_cast<uint64_t>(req.op) << 48;
+  const uint64_t verdict_k = static_cast<uint64_t>(rsp.verdict) << 40;
+  hit_keyed((1ull << 56) | op_k | verdict_k,
+            [&] { return fmt::format("dp.{}.{}", to_string(req.op), to_string(rsp.verdict)); });
+  if (rsp.verdict == Verdict::Drop) {
+    hit_keyed((2ull << 56) | op_k | (static_cast<uint64_t>(rsp.drop) << 32), [&] {
+      return fmt::format("drop.{}.{}", to_string(req.op), to_string(rsp.drop));
+    });
+  }
   if (before == nullptr || !before->valid || static_cast<uint8_t>(req.op) > 8) return;
-  hit(op_bin(req.op, before->qp_type, before->state));
-  hit(fmt::format("verdict_type.{}.{}", to_string(rsp.verdict), type_name(before->qp_type)));
+  const uint64_t type_k = static_cast<uint64_t>(before->qp_type & 0xff) << 24;
+  hit_keyed((3ull << 56) | op_k | type_k | ((before->state & 0xff) << 16),
+            [&] { return op_bin(req.op, before->qp_type, before->state); });
+  hit_keyed((4ull << 56) | verdict_k | type_k, [&] {
+    return fmt::format("verdict_type.{}.{}", to_string(rsp.verdict), type_name(before->qp_type));
+  });
   if (req.op == DpOp::TxWqe && rsp.verdict == Verdict::Issue) {
     if (rsp.psn + req.npkts > kPsnMask + 1) hit("wrap.psn.send");
     if ((before->sq_issued & 0xffff) == 0xffff) hit("wrap.index.sq");

@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "datapath.h"
@@ -78,6 +79,29 @@ class FuncCoverage {
 
  private:
   void hit(const std::string &bin, uint64_t n = 1);
+  // The per-operation bins, by a key of their enum values: the name is formatted and
+  // looked up once per key, not for every operation (the map nodes stay where they are).
+  // A copy starts with an empty cache: its pointers would name the other object's maps.
+  struct SlotCache {
+    std::unordered_map<uint64_t, uint64_t *> slots;
+    SlotCache() = default;
+    SlotCache(const SlotCache &) {}
+    SlotCache &operator=(const SlotCache &) {
+      slots.clear();
+      return *this;
+    }
+  };
+  template <class Name>
+  void hit_keyed(uint64_t key, Name &&name) {
+    auto it = cache_.slots.find(key);
+    if (it == cache_.slots.end()) {
+      const std::string bin = name();
+      auto b = bins_.find(bin);
+      it = cache_.slots.emplace(key, b != bins_.end() ? &b->second : &undeclared_[bin]).first;
+    }
+    ++*it->second;
+  }
+  SlotCache cache_;
   std::map<std::string, uint64_t> bins_;
   std::map<std::string, uint64_t> undeclared_;
 };

@@ -45,12 +45,6 @@ uint32_t TransportModel::pick(uint32_t lo, uint32_t hi) {
   return std::uniform_int_distribution<uint32_t>(lo, hi)(rng_);
 }
 bool TransportModel::chance(double p) { return p > 0.0 && std::bernoulli_distribution(p)(rng_); }
-bool TransportModel::is_rc(size_t i) const {
-  return qps_[i].type == static_cast<uint32_t>(QpType::RC);
-}
-bool TransportModel::is_ud(size_t i) const {
-  return qps_[i].type == static_cast<uint32_t>(QpType::UD);
-}
 
 size_t TransportModel::index(uint32_t qpn) const {
   const auto it = std::find(qpns_.begin(), qpns_.end(), qpn);

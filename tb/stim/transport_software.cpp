@@ -282,10 +282,13 @@ void TransportModel::software(size_t i) {
   }
   // Start the next posted WQE, when the engines of both ends keep up: an engine clocks
   // itself by what it has to send, so its own queue never outgrows the port.
-  const bool window = (!is_rc(i) || q.unacked.size() + q.tx_asks < kWindow) &&
-                      q.outbox.size() + qps_[q.peer].outbox.size() < kBacklog;
-  if (q.sq_visible > q.sq_started + q.tx_asks && window && now_ >= q.next_tx && !q.retry_asked &&
-      q.drain == Drain::None) {
+  // (The plain fields first: this runs for every QP in every cycle.)
+  auto window = [&] {
+    return (!is_rc(i) || q.unacked.size() + q.tx_asks < kWindow) &&
+           q.outbox.size() + qps_[q.peer].outbox.size() < kBacklog;
+  };
+  if (q.sq_visible > q.sq_started + q.tx_asks && now_ >= q.next_tx && !q.retry_asked &&
+      q.drain == Drain::None && window()) {
     if (!q.head_cls) {
       if (!is_rc(i)) {
         q.head_cls = chance(opt_.local_err) ? MsgClass::Read
