@@ -87,7 +87,7 @@
     // (a fill that makes its QP fatal writes ERR: state bit 0, bit 1 of the QPC, is 0)
     f_fill_bits_q <= {mem_rsp_rdata_i[511:510], mem_rsp_rdata_i[1] && !f_fill_makes_fatal,
                       mem_rsp_rdata_i[0]};
-    f_fill_addr_q <= fill_addr[1:0];
+    f_fill_addr_q <= fill_addr[7:6];   // page bits 13:12: the address RAM keeps the page
     f_wh_bits_q   <= {req_pipe.payload[511:510], req_pipe.payload[1:0]};
     f_rmw_bits_q  <= {f_op_qpn[1:0], f_op_qpn[3:2]};
     // the shadow: the writes P1 makes to f_line
@@ -112,7 +112,7 @@
       if (f_rd_q)  FForwardRead_A: assert (rsp_valid_o && f_known_q && f_rsp_bits == f_shadow_q);
       if (f_rmw_q) FForwardRmw_A: assert (rsp_valid_o && f_known_q && rsp_o.rdata[3:0] == f_shadow_q);
       if (wb_load) FForwardLoad_A: assert (f_known_q && f_load_bits == f_shadow_q
-                                           && wb_load_addr[1:0] == f_addr_q);
+                                           && wb_load_page[1:0] == f_addr_q);
     end
   end
 `ifdef C_FORWARD

@@ -144,7 +144,7 @@ module qpm_cache_data_side #(
 `ifdef FORMAL
   ,
   output logic                    wb_load_o,
-  output logic [57:0]             wb_load_addr_o,
+  output logic [51:0]             wb_load_page_o,
   output logic [511:0]            wb_load_data_o,
   output logic                    xread_ok_o
 `endif
@@ -164,7 +164,7 @@ module qpm_cache_data_side #(
   logic [QpnW-1:0] wb_drop_qpn;
   logic wb_free_any;
   logic wb_load;
-  logic [57:0] wb_load_addr;
+  logic [51:0] wb_load_page;
   logic [511:0] wb_load_data;
   logic [WbW-1:0] wb_load_idx;
   logic x_busy, pin_wait, drop_hold;
@@ -221,7 +221,7 @@ module qpm_cache_data_side #(
     .cnt_given_up_o     (cnt_given_up_o),
     .wb_load_i          (wb_load),
     .wb_load_idx_i      (wb_load_idx),
-    .wb_load_addr_i     (wb_load_addr),
+    .wb_load_page_i     (wb_load_page),
     .wb_load_data_i     (wb_load_data),
     .wb_pend_o          (wb_pend_o),
     .wb_pend_qpn_o      (wb_pend_qpn_o),
@@ -353,7 +353,7 @@ module qpm_cache_data_side #(
     .wb_alloc_maint_o     (wb_alloc_maint),
     .wb_load_o            (wb_load),
     .wb_load_idx_o        (wb_load_idx),
-    .wb_load_addr_o       (wb_load_addr),
+    .wb_load_page_o       (wb_load_page),
     .wb_load_data_o       (wb_load_data),
     .maint_busy_i         (x_busy),
     .pin_wait_i           (pin_wait),
@@ -376,7 +376,7 @@ module qpm_cache_data_side #(
 `ifdef FORMAL
   // for the cache's cross-block proofs (formal/qpm_qpc_cache_cross.svh)
   assign wb_load_o = wb_load;
-  assign wb_load_addr_o = wb_load_addr;
+  assign wb_load_page_o = wb_load_page;
   assign wb_load_data_o = wb_load_data;
   assign xread_ok_o = xread_ok;
 `endif

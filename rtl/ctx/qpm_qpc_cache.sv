@@ -157,7 +157,7 @@ module qpm_qpc_cache #(
   logic [Lines-1:0]   f_owned, f_unfilled;
   logic [LineW-1:0]   reserve_line;
   logic               wb_load, xread_ok;
-  logic [57:0]        wb_load_addr;
+  logic [51:0]        wb_load_page;
   logic [511:0]       wb_load_data;
 `endif
 
@@ -441,7 +441,7 @@ module qpm_qpc_cache #(
 `ifdef FORMAL
     ,
     .wb_load_o (wb_load),
-    .wb_load_addr_o (wb_load_addr),
+    .wb_load_page_o (wb_load_page),
     .wb_load_data_o (wb_load_data),
     .xread_ok_o (xread_ok)
 `endif

@@ -119,7 +119,7 @@ module qpm_qpc_pipe #(
   output logic                     wb_alloc_maint_o,
   output logic                     wb_load_o,
   output logic [WbW-1:0]           wb_load_idx_o,
-  output logic [57:0]              wb_load_addr_o,
+  output logic [51:0]              wb_load_page_o,   // QPC address bits 63:12
   output logic [511:0]             wb_load_data_o,
   // the maintenance engine
   input  logic                     maint_busy_i,
@@ -135,7 +135,7 @@ module qpm_qpc_pipe #(
   output logic                     cnt_wait_o
 );
 
-  localparam int unsigned AddrW = 58;
+  localparam int unsigned AddrW = 52;   // the line's QPC page (qpm_qpc_ram)
   localparam int unsigned QpcW  = qpm_pkg::QpcW;
 
   // ---------------------------------------------------------------------------------
@@ -394,7 +394,7 @@ module qpm_qpc_pipe #(
       p1_wfill        <= fill_i;
       p1_wline        <= fill_i ? fill_line_i : look_line_i;
       p1_wdata        <= !fill_i ? r.payload : fill_notice ? fill_qpc_fatal : fill_qpc;
-      p1_waddr        <= fill_addr_i;
+      p1_waddr        <= fill_addr_i[57:6];   // the page: bits 11:6 are the QPN's
       // Counted once per port request: a replay going through meanwhile does not end it.
       if (p_act != qpm_pipe_pkg::PipeStall && !r_is_replay && !r_is_mark) wait_counted_q <= 1'b0;
       else if (cnt_wait_o)                 wait_counted_q <= 1'b1;
@@ -444,7 +444,9 @@ module qpm_qpc_pipe #(
   assign wb_load_o      = p1_load;
   assign wb_load_idx_o  = p1_load_idx;
   assign wb_load_data_o = p1_rdata;
-  assign wb_load_addr_o = p1_raddr_data;
+  assign wb_load_page_o = p1_raddr_data;
+  logic unused_fill_addr_low;   // address bits 11:6: the QPN's low bits, not kept
+  assign unused_fill_addr_low = ^fill_addr_i[5:0];
 
   assign rsp_valid_o  = p1_rsp_valid;
   assign rsp_o.tag    = p1_rsp_tag;

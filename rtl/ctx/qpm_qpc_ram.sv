@@ -5,12 +5,13 @@
 // old contents for a line written in the cycle it is read, so P1's write is kept for a
 // cycle (w_*) and replaces the read data when the line read is the line written: a read
 // right behind a write of its line, a fill's included, sees the new QPC. A fill writes
-// the line's QPC address too (read when the line is written back); other writes leave
-// it.
+// the line's QPC page too (read when the line is written back); other writes leave it.
+// The page (address bits 63:12) is all that is kept: bits 11:6 of a QPC's address are
+// the low bits of its QPN (docs/qp-table.md), which the write-back buffer has.
 module qpm_qpc_ram #(
   parameter int unsigned Lines = 256,
   parameter int unsigned QpcW  = 512,
-  parameter int unsigned AddrW = 58,
+  parameter int unsigned AddrW = 52,   // QPC address bits 63:12, the page
   localparam int unsigned LineW = $clog2(Lines)
 ) (
   input  logic             clk_i,

@@ -66,7 +66,7 @@ module qpm_wb_buffer #(
   // ... and load it the next cycle
   input  logic                  load_i,
   input  logic [IdxW-1:0]       load_idx_i,
-  input  logic [57:0]           load_addr_i,      // QPC address bits 63:6
+  input  logic [51:0]           load_page_i,      // QPC address bits 63:12
   input  logic [511:0]          load_data_i,
   // the memory write, held until taken
   output logic                  mem_req_valid_o,
@@ -210,7 +210,7 @@ module qpm_wb_buffer #(
     .rdata_o (rdata),
     .we_i    (load_i),
     .waddr_i (load_idx_i),
-    .wdata_i ({load_addr_i, load_data_i}),
+    .wdata_i ({load_page_i, qpn_q[load_idx_i][PageBits-1:0], load_data_i}),   // 63:6
     .wmask_i ('1)
   );
 
