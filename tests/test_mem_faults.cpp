@@ -310,13 +310,19 @@ TEST_CASE("a write-back given up makes its QP fatal with syndrome 11 and its nei
 // does: mutant 49 survived it). `tiny` 12 replaces 10, whose dead pages hold no QP
 // once `tiny`'s directory cache became direct-mapped (2026-12-05). `tiny` 5 replaces 2, whose
 // dead pages took no write once the miss registers' pick was registered (2026-12-06).
+// `default` 13 makes the give-up race again once the directory cache's valid bits moved
+// into its RAM (2026-12-06: seeds 3 and 5 no longer kill mutant 49; 13 and 38 of 1-40 do).
+// `tiny` 20 makes a SYNC re-arm land while a miss waits on a given-up entry (mutant 48,
+// RetEntryThere_A; of `tiny` 1-45, 20 and 45 do).
 TEST_CASE("random traffic with two dead pages has zero mismatches", "[wb_fault][system]") {
   const auto run = GENERATE(std::make_pair(std::string("tiny"), 5u),
                             std::make_pair(std::string("tiny"), 7u),
                             std::make_pair(std::string("tiny"), 12u),
                             std::make_pair(std::string("tiny"), 8u),
+                            std::make_pair(std::string("tiny"), 20u),
                             std::make_pair(std::string("default"), 3u),
-                            std::make_pair(std::string("default"), 5u));
+                            std::make_pair(std::string("default"), 5u),
+                            std::make_pair(std::string("default"), 13u));
   const std::string config = run.first;
   SimOptions o = qpm_sim_defaults();  // commands, datapath operations and doorbells
   o.config = config;
