@@ -34,7 +34,9 @@ rtl/ctx/qpm_line_write.sv
 rtl/ctx/qpm_cache_lines.sv
 rtl/ctx/qpm_tag_patch.sv
 rtl/ctx/qpm_tag_copy.sv
+rtl/ctx/qpm_lw_keep.sv
 rtl/ctx/qpm_tag_views.sv
+rtl/ctx/qpm_mark_gate.sv
 rtl/ctx/qpm_tag_shadow.sv
 rtl/ctx/qpm_state_shadow.sv
 rtl/ctx/qpm_cache_port.sv

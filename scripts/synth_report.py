@@ -53,6 +53,8 @@ BLOCK_LABELS = {
     "qpm_cache_data_side": "QP cache: pipe and memory side (wiring)",
     "qpm_cache_port": "QP cache: request port (spill register, lookup copy of the tags)",
     "qpm_tag_views": "QP cache: victim copy of the tags, its readers, the lookup's match",
+    "qpm_mark_gate": "QP cache: when the write-back buffer's mark enters the pipe",
+    "qpm_lw_keep": "QP cache: line writes for kept tag words (write B a cycle later)",
     "qpm_tag_copy": "QP cache: one copy of the tags in RAM",
     "qpm_tag_patch": "QP cache: the line writes applied to a tag word",
     "qpm_line_write": "QP cache: line writes to the tag RAMs, reset sweep",

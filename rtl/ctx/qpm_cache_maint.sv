@@ -131,7 +131,17 @@ module qpm_cache_maint #(
   assign busy_o      = x_state_q != XIdle;
   assign lock_o      = busy_o && !x_sync;
   assign lock_idx_o  = x_dir_idx;
-  assign sync_start_o   = x_state_q == XIdle && start_i;
+  // Registered: the buffer marks (and re-arms) its entries in the command's second
+  // cycle, not the first, so the pipe's hand-over decision does not reach the buffer's
+  // per-entry state. The entries in flight then are those of the first cycle, less the
+  // ones memory just acknowledged, plus any read out in it (a superset, safe); the drain
+  // comes after the scan (SyncMarkedBeforeDrain_A).
+  logic sync_start_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) sync_start_q <= 1'b0;
+    else         sync_start_q <= x_state_q == XIdle && start_i;
+  end
+  assign sync_start_o   = sync_start_q;
   // The registers that still had a dirty victim to read out when the scan ended.
   logic [Mshrs-1:0] snap_q;
   logic             xread_gap_q;   // the engine read a line out last cycle
@@ -325,6 +335,7 @@ module qpm_cache_maint #(
   end
 
   `QPM_ASSERT_IMPL(StartWhenIdle_A, start_i, x_state_q == XIdle)
+  `QPM_ASSERT_IMPL(SyncMarkedBeforeDrain_A, sync_start_o, x_before_drain)
   // The scan stays on a line until its read-out is granted (or, beside traffic, a miss
   // register took the line as its victim: then the victim's write-back carries it).
   `QPM_ASSERT_NEXT(XreadStable_A, xread_o && !xread_ok_i, $stable(x_line_q))

@@ -131,6 +131,7 @@ module qpm_cache_miss_side #(
   output logic                    scan_valid_o,
   output logic [ReqW-1:0]         stage_req_o,
   output logic                    stage_valid_o,
+  output logic                    stage_ok_o,
   output logic [4:0]              trap_cnt_o,
   output logic [TrapReqW-1:0]     trap_req_o,
   output logic                    trap_req_valid_o,
@@ -417,8 +418,11 @@ module qpm_cache_miss_side #(
     .stage_mshr_o  (stage_mshr),
     .take_i        (take_i)
   );
-  // A staged replay goes to the pipe once its set's word is at hand (qpm_tag_views).
-  assign stage_valid_o = pool_stage_valid && replay_ok;
+  // A staged replay is the pipe's request (a register: its choice of request starts from
+  // flip-flops), and goes once its set's word is at hand (qpm_tag_views; the pipe waits
+  // for it until then: a cycle or two).
+  assign stage_valid_o = pool_stage_valid;
+  assign stage_ok_o    = replay_ok;
   assign stage_req_o   = pool_stage_req;
 
 `ifdef FORMAL

@@ -11,6 +11,13 @@
 // set's {tag, valid, pinned} per way as they were at the end of the cycle before (a
 // write in this cycle is not in it, as a lookup of flip-flops would not see it either).
 // The port takes nothing while the line bits' reset sweep runs (hold_i, a register).
+//
+// A miss register's take (write B: the line invalid and unpinned) comes late in its
+// cycle, after the victim choice; the entries apply it a cycle later (qpm_lw_keep), so the
+// choice ends at a flip-flop here: the kept words take this cycle's write A and last
+// cycle's write B, and out_tags_o clears last cycle's B line on its way out. A and B of
+// adjacent cycles never meet on one line (a take keeps out the lines the pipe, a pin or
+// a fill may write, qpm_cache_tags), so their order does not matter.
 module qpm_cache_port #(
   parameter int unsigned Sets = 64,
   parameter int unsigned Ways = 4,
@@ -38,6 +45,17 @@ module qpm_cache_port #(
   logic [Ways*EntW-1:0] a_word_q, b_word_q, ram_word, a_word, b_word, a_word_d, b_word_d;
   logic              a_fill, a_drain, b_fill, b_drain, in_take;
 
+`include "qpm_line_write.svh"
+
+  // This cycle's write A with last cycle's write B: what the kept words apply.
+  logic [LwW-1:0] lw_keep;
+  qpm_lw_keep #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_lw_keep (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .lw_i      (lw_i),
+    .lw_keep_o (lw_keep)
+  );
+
   // A takes from B first (order), else from the input; B takes the input when A cannot.
   assign in_take = in_valid_i && in_ready_o;
   assign a_drain = a_full_q && out_ready_i;
@@ -63,13 +81,13 @@ module qpm_cache_port #(
   // decides the drain) meets only that last multiplexer (docs/capacity.md).
   logic [Ways*EntW-1:0] a_word_kept;
   qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_a (
-    .lw_i   (lw_i),
+    .lw_i   (lw_keep),
     .set_i  (a_req_q.index[SetW-1:0]),
     .word_i (a_word),
     .word_o (a_word_kept)
   );
   qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_b (
-    .lw_i   (lw_i),
+    .lw_i   (lw_keep),
     .set_i  (b_req_q.index[SetW-1:0]),
     .word_i (b_word),
     .word_o (b_word_d)
@@ -101,6 +119,24 @@ module qpm_cache_port #(
   assign in_ready_o  = !b_full_q && !hold_i;
   assign out_valid_o = a_full_q;
   assign out_req_o   = a_req_q;
-  assign out_tags_o  = a_word;
+  // The head's word with last cycle's write B (valid and pinned cleared on its way), on
+  // the ways it hit: compared last cycle with the set the head has now (B's entry when
+  // it moves up, else the head's own; a head from the input reads the RAM, whose word
+  // has that write already), and registered.
+  logic [Ways-1:0] a_b_q, b_hit_a, b_hit_b;
+  for (genvar w = 0; w < Ways; w++) begin : gen_b_hit
+    logic b_way;
+    assign b_way      = lw_i[LwB] && lw_i[LwBWay +: WayW] == WayW'(w);
+    assign b_hit_a[w] = b_way && lw_i[LwBSet +: SetW] == a_req_q.index[SetW-1:0];
+    assign b_hit_b[w] = b_way && lw_i[LwBSet +: SetW] == b_req_q.index[SetW-1:0];
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) a_b_q <= '0;
+    else         a_b_q <= !a_fill ? b_hit_a : b_full_q ? b_hit_b : '0;
+  end
+  for (genvar w = 0; w < Ways; w++) begin : gen_out
+    assign out_tags_o[w*EntW +: EntW] = {a_word[w*EntW + 2 +: TagW],
+                                         a_word[w*EntW +: 2] & {2{!a_b_q[w]}}};
+  end
 
 endmodule

@@ -92,7 +92,9 @@ module qpm_line_write #(
 
   logic [LineW-1:0] a_line, b_line;
   assign a_line    = fill_i ? fill_line_i : pin_line_q;
-  assign b_line    = reserve_i ? reserve_line_i : drop_line_i;
+  // Chosen by the drop (early), not the take (late, after the victim choice): the take's
+  // set is its register's, at hand early, so only write B's valid and way arrive late.
+  assign b_line    = drop_i ? drop_line_i : reserve_line_i;
   always_comb begin
     lw_o = '0;
     lw_o[LwA]    = sweep_q || fill_i || pin_write;

@@ -132,21 +132,26 @@ module qpm_mshr_match #(
   `QPM_ASSERT(LockedAtAlloc_A, !locked_missed)
 
   assign free_two_o = (~busy_i & (~busy_i - 1'b1)) != '0;
+  // The pipe's QPN: at most one register works on it (OneRegisterPerQpn_A), so the
+  // answer is an OR over the registers' hits, not a priority chain: the compare, then a
+  // tree (the pipe decides on look_filling_o in the same cycle).
+  logic [Mshrs-1:0] look_hit;
   always_comb begin
-    look_on_o      = 1'b0;
-    look_filling_o = 1'b0;
-    look_idx_o     = '0;
-    free_any_o     = 1'b0;
-    free_idx_o     = '0;
-    page_busy_o    = 1'b0;
-    for (int m = Mshrs - 1; m >= 0; m--) begin
+    look_idx_o  = '0;
+    page_busy_o = 1'b0;
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      look_hit[m] = busy_i[m] && qpn_i[m*QpnW +: QpnW] == look_qpn_i;
+      if (look_hit[m]) look_idx_o |= MshrW'(m);
       if (busy_i[m] && DirIdxW'(qpn_i[m*QpnW +: QpnW] >> PageBits) == look_qpn_i[DirIdxW-1:0])
         page_busy_o = 1'b1;
-      if (busy_i[m] && qpn_i[m*QpnW +: QpnW] == look_qpn_i) begin
-        look_on_o      = 1'b1;
-        look_filling_o = !replay_i[m];
-        look_idx_o     = MshrW'(m);
-      end
+    end
+  end
+  assign look_on_o      = look_hit != '0;
+  assign look_filling_o = (look_hit & ~replay_i) != '0;
+  always_comb begin
+    free_any_o = 1'b0;
+    free_idx_o = '0;
+    for (int m = Mshrs - 1; m >= 0; m--) begin
       if (!busy_i[m]) begin
         free_any_o = 1'b1;
         free_idx_o = MshrW'(m);
@@ -167,15 +172,25 @@ module qpm_mshr_match #(
     assign alloc_match[e] = wb_pend_i[e] && wb_pend_qpn_i[e*QpnW +: QpnW] == alloc_qpn_i;
   end
 
-  logic [Mshrs-1:0] hazard, hazard_q, ret, ret_q;
+  // A register allocated in a cycle starts its mask in the next (fresh_q): the entries
+  // in flight with its QPN at the allocation (alloc_match, compared beside the pipe's
+  // decision, not after it), so the pipe's allocation only sets fresh_q. A new register
+  // is in Dir for its first cycles (qpm_mshr_reg: a directory step, a victim step and
+  // its decision come first); the write-back hazard and ret_o are read only from
+  // FillReq and WbRead on (qpm_mshr_sched), by when they are its own.
+  logic [Mshrs-1:0]   fresh_q;
+  logic [WbDepth-1:0] fresh_mask_q;
+  logic [WbDepth-1:0] mask_base [Mshrs];
+  logic [Mshrs-1:0]   hazard, hazard_q, ret, ret_q;
   always_comb begin
     for (int unsigned m = 0; m < Mshrs; m++) begin
-      if (alloc_i && alloc_idx_i == MshrW'(m)) begin
-        mask_d[m] = alloc_match;
-      end else if (busy_i[m] && new_victim_q && qpn_i[m*QpnW +: QpnW] == new_qpn_q) begin
-        mask_d[m] = (mask_q[m] | pend_new) & wb_pend_i;
+      mask_base[m] = fresh_q[m] ? fresh_mask_q : mask_q[m];
+      if (!busy_i[m]) begin
+        mask_d[m] = '0;
+      end else if (new_victim_q && qpn_i[m*QpnW +: QpnW] == new_qpn_q) begin
+        mask_d[m] = (mask_base[m] | pend_new) & wb_pend_i;
       end else begin
-        mask_d[m] = mask_q[m] & wb_pend_i;
+        mask_d[m] = mask_base[m] & wb_pend_i;
       end
       hazard[m] = mask_d[m] != '0;
       ret[m]    = (mask_d[m] & wb_gu_i) != '0 && (mask_d[m] & ~wb_gu_i) == '0;
@@ -189,6 +204,8 @@ module qpm_mshr_match #(
     if (!rst_ni) begin
       hazard_q     <= '0;
       ret_q        <= '0;
+      fresh_q      <= '0;
+      fresh_mask_q <= '0;
       new_victim_q <= 1'b0;
       new_qpn_q    <= '0;
       new_idx_q    <= '0;
@@ -196,6 +213,8 @@ module qpm_mshr_match #(
     end else begin
       hazard_q     <= hazard;
       ret_q        <= ret;
+      fresh_q      <= alloc_i ? Mshrs'(1) << alloc_idx_i : '0;
+      fresh_mask_q <= alloc_match;
       new_victim_q <= wbread_i;
       new_qpn_q    <= wbread_qpn_i;
       new_idx_q    <= wbread_wb_idx_i;
@@ -206,15 +225,16 @@ module qpm_mshr_match #(
   assign ret_o       = ret_q;
 
   // The entries some register waits on: a SYNC_CACHE leaves those of them that were given
-  // up to their take-backs. Read from the registered masks: the re-arm happens only in a
-  // SYNC's first cycle, in which the pipe hands the command over and so allocates no
-  // register (MaintStartNoAlloc_A in qpm_qpc_pipe), and what this cycle adds to a mask
-  // is an entry being allocated now, not yet a given-up one. So the allocation's compare
-  // and the scheduled step are not in front of the re-arm.
+  // up to their take-backs. Read from the registered masks (a fresh register's from its
+  // allocation's compare): the re-arm happens only in a SYNC's first cycle, in which the
+  // pipe hands the command over and so allocates no register (MaintStartNoAlloc_A in
+  // qpm_qpc_pipe), and what this cycle adds to a mask is an entry being allocated now,
+  // not yet a given-up one. So the allocation's compare and the scheduled step are not
+  // in front of the re-arm.
   always_comb begin
     wb_watched_o = '0;
     for (int unsigned m = 0; m < Mshrs; m++) begin
-      if (busy_i[m]) wb_watched_o |= mask_q[m];
+      if (busy_i[m]) wb_watched_o |= mask_base[m];
     end
   end
 

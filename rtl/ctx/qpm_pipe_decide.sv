@@ -14,9 +14,12 @@
 // bit) through the line state's one write in P1 (qpm_cache_lines): it waits in a cycle in
 // which a fill or a maintenance read-out takes that write (state_busy_i).
 //
-// excl_o keeps the looked-up line out of a miss register's take of its victim: only a
-// line the pipe may write this cycle (data, or its pin bit), decided from the lookup
-// alone, not from the ports' state (docs/capacity.md, "Timing proxy").
+// excl_o keeps the looked-up line out of a miss register's take of its victim: a line
+// the pipe may write this cycle (data, or its pin bit), decided from the lookup and the
+// request's kind alone: not from the ports' state, the miss registers or the answer
+// (docs/capacity.md, "Timing proxy"). A superset of the lines the decision writes (a
+// write that waits, or is refused, keeps its line out too): the take meets the lookup,
+// not the decision.
 module qpm_pipe_decide #(
   parameter int unsigned Ways = 4,
   localparam int unsigned WayW = (Ways > 1) ? $clog2(Ways) : 1
@@ -66,14 +69,12 @@ module qpm_pipe_decide #(
     refused_o  = 1'b0;
     merge_o    = 1'b0;
     wait_o     = 1'b0;
-    excl_o     = 1'b0;   // decided beside act_o, from the lookup alone
     if (valid_i) begin
       if (is_mark_i) begin
         // Cached: the mark writes the QP fatal on its line. Not cached: the miss register
         // of its QPN takes the context back (a new one, with nothing parked on it).
         if (look_hit_i) begin
           if (!read_port_busy_i && !write_slot_busy_i && !state_busy_i) act_o = qpm_pipe_pkg::PipeRmw;
-          excl_o = 1'b1;
         end else if (m_on_i) begin
           act_o = qpm_pipe_pkg::PipeDone;
         end else if (m_free_any_i) begin
@@ -83,16 +84,13 @@ module qpm_pipe_decide #(
       end else if (refuse_cmd_i && (op_i == qpm_pkg::CtxWrite || pin_op)) begin
         act_o    = qpm_pipe_pkg::PipeRespond;   // it read the context before the fault
         status_o = qpm_pkg::CtxMemErr;
-        excl_o   = look_hit_i && pin_op;
       end else if (failed_replay_i) begin
         act_o    = qpm_pipe_pkg::PipeRespond;               // the fill failed: so does every waiter
         status_o = replay_status_i;
-        excl_o   = look_hit_i && pin_op;
       end else if (is_replay_i && replay_fatal_i && (op_i == qpm_pkg::CtxWrite
                    || op_i == qpm_pkg::CtxPin || op_i == qpm_pkg::CtxUnpin)) begin
         act_o    = qpm_pipe_pkg::PipeRespond;               // its command read the context before the fault
         status_o = qpm_pkg::CtxMemErr;
-        excl_o   = look_hit_i && pin_op;
       end else if (op_i == qpm_pkg::CtxSync) begin
         if (!maint_busy_i) act_o = qpm_pipe_pkg::PipeMaint;
       end else if (op_i == qpm_pkg::CtxDirWrite) begin
@@ -101,7 +99,6 @@ module qpm_pipe_decide #(
       end else if (!in_range_i) begin
         act_o     = qpm_pipe_pkg::PipeRespond;
         status_o  = qpm_pkg::CtxUnmapped;  // refused before any memory access
-        excl_o    = look_hit_i && pin_op;
         refused_o = op_i != qpm_pkg::CtxPrefetch;
       end else if (!is_replay_i && m_on_i) begin
         // Join a fill under way (a merge). Once the fill is done and its waiters are
@@ -118,24 +115,18 @@ module qpm_pipe_decide #(
       end else if (look_hit_i) begin
         unique case (op_i)
           qpm_pkg::CtxRead:  if (!read_port_busy_i && !state_busy_i) act_o = qpm_pipe_pkg::PipeReadHit;
-          // a write or read-modify-write is kept out of the victim's take even in a
-          // cycle it waits (excl_o below)
           qpm_pkg::CtxWrite: begin
             if (!write_slot_busy_i && !state_busy_i) act_o = qpm_pipe_pkg::PipeWriteHit;
-            excl_o = 1'b1;
           end
           qpm_pkg::CtxDp: begin
             if (!read_port_busy_i && !write_slot_busy_i && !state_busy_i) act_o = qpm_pipe_pkg::PipeRmw;
-            excl_o = 1'b1;
           end
           qpm_pkg::CtxPin: begin
             if (!state_busy_i && !pin_wait_i) act_o = qpm_pipe_pkg::PipeRespond;
-            excl_o = 1'b1;
             if (!look_pinned_i && 32'(look_pinned_in_set_i) >= Ways - 1) status_o = qpm_pkg::CtxBusy;
           end
           default: begin                   // CtxUnpin, CtxPrefetch
             if (!state_busy_i) act_o = qpm_pipe_pkg::PipeRespond;
-            excl_o = pin_op;
           end
         endcase
       end else if (m_free_spare_i && park_free_any_i) begin
@@ -147,5 +138,7 @@ module qpm_pipe_decide #(
     end
   end
 
+  assign excl_o = valid_i && look_hit_i
+               && (is_mark_i || op_i == qpm_pkg::CtxWrite || op_i == qpm_pkg::CtxDp || pin_op);
 
 endmodule

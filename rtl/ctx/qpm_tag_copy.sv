@@ -4,7 +4,7 @@
 // on one way) has its way's write port, and a read returns the whole set. A read is
 // registered like every RAM's: word_o is valid in the cycle after re_i, and is the set's
 // entries as they are at the end of the read cycle (that cycle's writes are patched in:
-// the RAM returns the old word). A user that keeps the word longer applies each later
+// the RAM returns the old word; which ways they hit is decided in the read cycle). A user that keeps the word longer applies each later
 // write itself (qpm_tag_patch).
 module qpm_tag_copy #(
   parameter int unsigned Sets = 64,
@@ -48,24 +48,37 @@ module qpm_tag_copy #(
     );
   end
 
-  // The read cycle's set and writes.
-  logic [SetW-1:0] rset_q;
-  logic [LwW-1:0]  lw_q;
+  // The read cycle's writes, compared with the read's set in that cycle and registered
+  // per way: the RAM's data meets only a way's multiplexer in the next cycle, not the
+  // set compare (the read data starts the lookup's and the victim choice's paths).
+  logic [Ways-1:0] a_hit_d, b_hit_d, a_hit_q, b_hit_q;
+  logic [EntW-1:0] a_ent_q, a_bits_q;
+  for (genvar w = 0; w < Ways; w++) begin : gen_hit
+    assign a_hit_d[w] = gen_way[w].a_way && lw_i[LwASet +: SetW] == rset_i;
+    assign b_hit_d[w] = gen_way[w].b_way && lw_i[LwBSet +: SetW] == rset_i;
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rset_q <= '0;
-      lw_q   <= '0;
+      a_hit_q  <= '0;
+      b_hit_q  <= '0;
+      a_ent_q  <= '0;
+      a_bits_q <= '0;
     end else begin
-      if (re_i) rset_q <= rset_i;
-      lw_q <= lw_i;
+      a_hit_q  <= a_hit_d;
+      b_hit_q  <= b_hit_d;
+      a_ent_q  <= lw_i[LwAEnt +: EntW];
+      a_bits_q <= a_bits;
     end
   end
 
-  qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch (
-    .lw_i   (lw_q),
-    .set_i  (rset_q),
-    .word_i (rdata),
-    .word_o (word_o)
-  );
+  for (genvar w = 0; w < Ways; w++) begin : gen_patch
+    logic [EntW-1:0] ent;
+    always_comb begin
+      ent = rdata[w*EntW +: EntW];
+      if (a_hit_q[w]) ent = (ent & ~a_bits_q) | (a_ent_q & a_bits_q);
+      if (b_hit_q[w]) ent[1:0] = 2'b00;
+    end
+    assign word_o[w*EntW +: EntW] = ent;
+  end
 
 endmodule

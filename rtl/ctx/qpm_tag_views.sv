@@ -16,6 +16,10 @@
 // QPN is on the line of its miss register, which owns that way from its take until it
 // is free, qpm_mshr_file: it matches that way, no tag compare). Each word is its set as
 // it was at the end of the cycle before, as flip-flops would be read.
+//
+// A miss register's take (write B) comes late in its cycle: the kept words apply it a
+// cycle later (qpm_lw_keep, as qpm_cache_port does), and their readers see last cycle's
+// write B on the way out (kept_b), so the victim choice ends at a flip-flop here.
 `include "qpm_assert.svh"
 
 module qpm_tag_views #(
@@ -51,7 +55,7 @@ module qpm_tag_views #(
   // the announced write-back entry's mark
   input  logic                 mark_valid_i,
   input  logic [QpnW-1:0]      mark_qpn_i,
-  output logic                 mark_ok_o,       // the mark's word is at hand
+  output logic                 mark_ok_o,       // registered: the mark's word is at hand
   // the pipe's lookup
   input  logic [TagW-1:0]      look_tag_i,
   input  logic                 look_replay_i,
@@ -71,12 +75,62 @@ module qpm_tag_views #(
   logic [Ways*EntW-1:0] rp_word_q, rp_word_d;
   logic [QpnW-1:0]      mark_qpn_q, mark_rd_qpn_q;
   logic [SetW-1:0]      scan_set, scan_set_q, scan_rd_set_q, rp_set_q, rp_rd_set_q;
-  logic                 mark_valid_q, mark_rd_q, scan_valid_q, scan_rd_q, owed_q;
+  logic                 mark_ok_q, mark_rd_q, scan_valid_q, scan_rd_q, owed_q;
   logic                 rp_valid_q, rp_rd_q;
   logic                 mark_want, scan_want, rp_want, mark_go, scan_go, rp_go;
 
+`include "qpm_line_write.svh"
+
+  // This cycle's write A with last cycle's write B: what the kept words apply.
+  logic [LwW-1:0] lw_keep;
+  qpm_lw_keep #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_lw_keep (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .lw_i      (lw_i),
+    .lw_keep_o (lw_keep)
+  );
+
+  // A kept word as its reader sees it: last cycle's write B applied, on the ways it hit
+  // (compared with the word's set then, kept_b_hit, and registered).
+  function automatic logic [Ways-1:0] kept_b_hit(logic [LwW-1:0] lw, logic [SetW-1:0] set);
+    logic [Ways-1:0] hit;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      hit[w] = lw[LwB] && lw[LwBSet +: SetW] == set && lw[LwBWay +: WayW] == WayW'(w);
+    end
+    kept_b_hit = hit;
+  endfunction
+  function automatic logic [Ways*EntW-1:0] kept_b(logic [Ways*EntW-1:0] kept,
+                                                 logic [Ways-1:0] hit);
+    logic [Ways*EntW-1:0] seen;
+    seen = kept;
+    for (int unsigned w = 0; w < Ways; w++) begin
+      if (hit[w]) seen[w*EntW +: 2] = 2'b00;
+    end
+    kept_b = seen;
+  endfunction
+  logic [Ways-1:0]      rp_b_q, mark_b_q, scan_b_q;
+  logic [Ways*EntW-1:0] rp_word, mark_word, scan_word;
+  assign rp_word   = kept_b(rp_word_q, rp_b_q);
+  assign mark_word = kept_b(mark_word_q, mark_b_q);
+  assign scan_word = kept_b(scan_word_q, scan_b_q);
+  // The words' sets in the next cycle are their patches' sets now.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rp_b_q   <= '0;
+      mark_b_q <= '0;
+      scan_b_q <= '0;
+    end else begin
+      rp_b_q   <= kept_b_hit(lw_i, rp_rd_q ? rp_rd_set_q : rp_set_q);
+      mark_b_q <= kept_b_hit(lw_i, mark_rd_q ? mark_rd_qpn_q[SetW-1:0] : mark_qpn_q[SetW-1:0]);
+      scan_b_q <= kept_b_hit(lw_i, scan_rd_q ? scan_rd_set_q : scan_set_q);
+    end
+  end
+
   assign scan_set    = scan_line_i[LineW-1 -: SetW];
-  assign mark_ok_o   = mark_valid_q && mark_qpn_q == mark_qpn_i;
+  // The mark's QPN (the announced entry's) changes only after the request has been down
+  // a cycle (qpm_wb_buffer: a new announcement needs the old one gone), so a word read
+  // while the request stayed up is its word: a flag, no compare of the QPNs.
+  assign mark_ok_o   = mark_ok_q;
   assign scan_ok_o   = scan_valid_q && scan_set_q == scan_set;
   assign replay_ok_o = rp_valid_q && rp_set_q == replay_set_i;
   assign rp_want     = replay_want_i && !replay_ok_o && !rp_rd_q;
@@ -102,19 +156,19 @@ module qpm_tag_views #(
 
   // The kept words: read last cycle, or kept, with this cycle's writes.
   qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_replay (
-    .lw_i   (lw_i),
+    .lw_i   (lw_keep),
     .set_i  (rp_rd_q ? rp_rd_set_q : rp_set_q),
     .word_i (rp_rd_q ? word : rp_word_q),
     .word_o (rp_word_d)
   );
   qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_mark (
-    .lw_i   (lw_i),
+    .lw_i   (lw_keep),
     .set_i  (mark_rd_q ? mark_rd_qpn_q[SetW-1:0] : mark_qpn_q[SetW-1:0]),
     .word_i (mark_rd_q ? word : mark_word_q),
     .word_o (mark_word_d)
   );
   qpm_tag_patch #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_patch_scan (
-    .lw_i   (lw_i),
+    .lw_i   (lw_keep),
     .set_i  (scan_rd_q ? scan_rd_set_q : scan_set_q),
     .word_i (scan_rd_q ? word : scan_word_q),
     .word_o (scan_word_d)
@@ -124,7 +178,7 @@ module qpm_tag_views #(
     if (!rst_ni) begin
       rp_valid_q    <= 1'b0;
       rp_rd_q       <= 1'b0;
-      mark_valid_q  <= 1'b0;
+      mark_ok_q     <= 1'b0;
       mark_rd_q     <= 1'b0;
       scan_valid_q  <= 1'b0;
       scan_rd_q     <= 1'b0;
@@ -153,10 +207,8 @@ module qpm_tag_views #(
         rp_valid_q <= 1'b1;
         rp_set_q   <= rp_rd_set_q;
       end
-      if (mark_rd_q) begin
-        mark_valid_q <= 1'b1;
-        mark_qpn_q   <= mark_rd_qpn_q;
-      end
+      mark_ok_q   <= mark_valid_i && (mark_ok_q || mark_rd_q);
+      if (mark_rd_q) mark_qpn_q <= mark_rd_qpn_q;
       if (scan_rd_q) begin
         scan_valid_q <= 1'b1;
         scan_set_q   <= scan_rd_set_q;
@@ -167,15 +219,15 @@ module qpm_tag_views #(
 
   logic [WayW-1:0] scan_way;
   assign scan_way     = scan_line_i[WayW-1:0];
-  assign scan_qpn_o   = {scan_word_q[32'(scan_way)*EntW + 2 +: TagW], scan_set};
-  assign scan_valid_o = scan_word_q[32'(scan_way)*EntW + 1];
+  assign scan_qpn_o   = {scan_word[32'(scan_way)*EntW + 2 +: TagW], scan_set};
+  assign scan_valid_o = scan_word[32'(scan_way)*EntW + 1];
   for (genvar w = 0; w < Ways; w++) begin : gen_scan_valid
-    assign scan_set_valid_o[w] = scan_word_q[w*EntW + 1];
+    assign scan_set_valid_o[w] = scan_word[w*EntW + 1];
   end
 
   // The lookup's word: its ways' tags compared, their valid and pinned bits.
   logic [Ways*EntW-1:0] look_word;
-  assign look_word = look_replay_i ? rp_word_q : look_mark_i ? mark_word_q : look_port_tags_i;
+  assign look_word = look_replay_i ? rp_word : look_mark_i ? mark_word : look_port_tags_i;
   for (genvar w = 0; w < Ways; w++) begin : gen_look
     assign look_match_o[w]  = look_replay_i ? look_replay_way_i == WayW'(w)
                                             : look_word[w*EntW + 2 +: TagW] == look_tag_i;
@@ -186,6 +238,8 @@ module qpm_tag_views #(
 `ifndef SYNTHESIS
   // The victim steps keep off the copy in a cycle a replay, mark or scan is owed it.
   `QPM_ASSERT_IMPL(OwedPortFree_A, owed_q, !step_read_i)
+  // The flag is the compare it replaces.
+  `QPM_ASSERT_IMPL(MarkOkIsItsQpn_A, mark_ok_q && mark_valid_i, mark_qpn_q == mark_qpn_i)
 `endif
 
 endmodule

@@ -140,8 +140,11 @@ module qpm_dp_front #(
   assign ev_room[1]  = 32'(ev_used_q) + 32'd1 < EqDepth;
   assign ev_room[2]  = 32'(ev_used_q) + 32'd2 < EqDepth;
   assign cmd_ev_take = cmd_ev_valid_i && !ev_push && (ev_held ? ev_room[1] : ev_room[0]);
-  assign ev_credit   = (ev_held && cmd_ev_take) ? ev_room[2]
-                     : (ev_held || cmd_ev_take) ? ev_room[1] : ev_room[0];
+  // A command event offered counts as taken: it waits only in a cycle a step's answer
+  // pushes an event, and counting it anyway (one slot too few, for that cycle) keeps the
+  // cache's answer off the engines' credit and so off the grant.
+  assign ev_credit   = (ev_held && cmd_ev_valid_i) ? ev_room[2]
+                     : (ev_held || cmd_ev_valid_i) ? ev_room[1] : ev_room[0];
 
   logic                        fa_step_valid, fa_step_ready, fa_req_a, fa_req_b, fa_engine_busy;
   logic [qpm_pkg::QpnW-1:0]    fa_step_qpn;
