@@ -131,7 +131,6 @@ module qpm_cache_miss_side #(
   output logic                    scan_valid_o,
   output logic [ReqW-1:0]         stage_req_o,
   output logic                    stage_valid_o,
-  output logic                    stage_ok_o,
   output logic [4:0]              trap_cnt_o,
   output logic [TrapReqW-1:0]     trap_req_o,
   output logic                    trap_req_valid_o,
@@ -242,6 +241,7 @@ module qpm_cache_miss_side #(
     .replay_want_i        (pool_stage_valid),
     .replay_set_i         (pool_stage_req.index[SetW-1:0]),
     .replay_ok_o          (replay_ok),
+    .replay_take_i        (take_i),
     .lw_i                 (lw),
     .look_check_i         (look_check_i),
     .look_hit_o           (look_hit_o),
@@ -418,11 +418,9 @@ module qpm_cache_miss_side #(
     .stage_mshr_o  (stage_mshr),
     .take_i        (take_i)
   );
-  // A staged replay is the pipe's request (a register: its choice of request starts from
-  // flip-flops), and goes once its set's word is at hand (qpm_tag_views; the pipe waits
-  // for it until then: a cycle or two).
-  assign stage_valid_o = pool_stage_valid;
-  assign stage_ok_o    = replay_ok;
+  // A staged replay goes to the pipe once its set's word is at hand (qpm_tag_views: a
+  // register, so the pipe's choice of request starts from flip-flops).
+  assign stage_valid_o = pool_stage_valid && replay_ok;
   assign stage_req_o   = pool_stage_req;
 
 `ifdef FORMAL

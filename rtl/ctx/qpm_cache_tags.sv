@@ -46,7 +46,8 @@ module qpm_cache_tags #(
   input  logic                 look_mark_i,
   input  logic                 replay_want_i,       // a replay is staged: its set ...
   input  logic [SetW-1:0]      replay_set_i,
-  output logic                 replay_ok_o,         // ... and its word is at hand
+  output logic                 replay_ok_o,         // ... and its word is at hand (a flop)
+  input  logic                 replay_take_i,       // the pipe takes the replay now
   input  logic [LwW-1:0]       lw_i,                // the cycle's line writes
   input  logic                 look_check_i,        // the pipe decides with it (checks)
   output logic                 look_hit_o,
@@ -146,6 +147,7 @@ module qpm_cache_tags #(
     .replay_want_i     (replay_want_i),
     .replay_set_i      (replay_set_i),
     .replay_ok_o       (replay_ok_o),
+    .replay_take_i     (replay_take_i),
     .mark_valid_i      (mark_valid_i),
     .mark_qpn_i        (mark_qpn_i),
     .mark_ok_o         (mark_ok_o),

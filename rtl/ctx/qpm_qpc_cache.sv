@@ -130,7 +130,7 @@ module qpm_qpc_cache #(
   logic [MemIdW-1:0] rd_req_id;
   logic [63:0]      rd_req_addr;
   // park pool
-  logic             park_free_any, stage_valid, stage_ok, take;
+  logic             park_free_any, stage_valid, take;
   logic [ReqW-1:0]  stage_req;
   // memory side (qpm_cache_mem_side): write-back buffer, maintenance engine
   logic [WbW-1:0]   wb_alloc_idx;
@@ -273,7 +273,6 @@ module qpm_qpc_cache #(
     .scan_valid_o (scan_valid),
     .stage_req_o (stage_req),
     .stage_valid_o (stage_valid),
-    .stage_ok_o (stage_ok),
     .trap_cnt_o (trap_cnt_o),
     .trap_req_o (trap_req_o),
     .trap_req_valid_o (trap_req_valid_o),
@@ -295,7 +294,7 @@ module qpm_qpc_cache #(
   );
 
   // The pipe decides with a lookup when it has a request, unless a failed replay answers.
-  assign look_check = stage_valid ? stage_ok && replay_status == qpm_pkg::CtxOk
+  assign look_check = stage_valid ? replay_status == qpm_pkg::CtxOk
                                   : mark_valid || (port_valid && !drain);
 
   // A mark goes to the pipe once its tags are at hand (qpm_tag_views), and not for a page
@@ -374,7 +373,6 @@ module qpm_qpc_cache #(
     .scan_valid_i (scan_valid),
     .stage_req_i (stage_req),
     .stage_valid_i (stage_valid),
-    .stage_ok_i (stage_ok),
     .vict_take_i (vict_take),
     .vict_take_ok_i (vict_take_ok),
     .wb_retry_budget_i (wb_retry_budget_i),

@@ -80,7 +80,6 @@ module qpm_qpc_pipe #(
   // park pool
   input  logic                     park_free_any_i,
   input  logic                     stage_valid_i,
-  input  logic                     stage_ok_i,         // ... its set's tags are at hand
   input  qpm_pkg::ctx_req_t        stage_req_i,
   output logic                     take_o,
   // a fill from memory (always taken)
@@ -206,8 +205,7 @@ module qpm_qpc_pipe #(
   qpm_pipe_decide #(
     .Ways (Ways)
   ) u_decide (
-    .valid_i            (r_valid && !fill_notice && !maint_rsp_valid_i
-                         && !(r_is_replay && !stage_ok_i)),
+    .valid_i            (r_valid && !fill_notice && !maint_rsp_valid_i),
     .is_mark_i          (r_is_mark),
     .is_replay_i        (r_is_replay),
     .failed_replay_i    (r_failed_replay),
@@ -461,7 +459,7 @@ module qpm_qpc_pipe #(
   // ---------------------------------------------------------------------------------
   // A replay of a successful fill hits: the line stays reserved until its waiters ran.
   logic r_replay_of_fill;
-  assign r_replay_of_fill = r_is_replay && stage_ok_i && !r_failed_replay && r.op != qpm_pkg::CtxSync
+  assign r_replay_of_fill = r_is_replay && !r_failed_replay && r.op != qpm_pkg::CtxSync
                          && r.op != qpm_pkg::CtxDirWrite && r_in_range;
   `QPM_ASSERT_IMPL(ReplayHits_A, r_replay_of_fill, look_hit_i)
   // At least one way of every set can always be evicted.

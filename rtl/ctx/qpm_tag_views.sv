@@ -51,7 +51,8 @@ module qpm_tag_views #(
   // the staged replay's set
   input  logic                 replay_want_i,
   input  logic [SetW-1:0]      replay_set_i,
-  output logic                 replay_ok_o,     // the replay's word is at hand
+  output logic                 replay_ok_o,     // registered: the replay's word is at hand
+  input  logic                 replay_take_i,   // the pipe takes the staged replay now
   // the announced write-back entry's mark
   input  logic                 mark_valid_i,
   input  logic [QpnW-1:0]      mark_qpn_i,
@@ -117,10 +118,13 @@ module qpm_tag_views #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rp_b_q   <= '0;
+      rp_ok_q  <= 1'b0;
       mark_b_q <= '0;
       scan_b_q <= '0;
     end else begin
       rp_b_q   <= kept_b_hit(lw_i, rp_rd_q ? rp_rd_set_q : rp_set_q);
+      rp_ok_q  <= replay_want_i && !replay_take_i && (rp_valid_q || rp_rd_q)
+                  && (rp_rd_q ? rp_rd_set_q : rp_set_q) == replay_set_i;
       mark_b_q <= kept_b_hit(lw_i, mark_rd_q ? mark_rd_qpn_q[SetW-1:0] : mark_qpn_q[SetW-1:0]);
       scan_b_q <= kept_b_hit(lw_i, scan_rd_q ? scan_rd_set_q : scan_set_q);
     end
@@ -132,8 +136,15 @@ module qpm_tag_views #(
   // while the request stayed up is its word: a flag, no compare of the QPNs.
   assign mark_ok_o   = mark_ok_q;
   assign scan_ok_o   = scan_valid_q && scan_set_q == scan_set;
-  assign replay_ok_o = rp_valid_q && rp_set_q == replay_set_i;
-  assign rp_want     = replay_want_i && !replay_ok_o && !rp_rd_q;
+  // The replay's word is at hand: a compare (for the read) and, for the pipe, the same
+  // compare made a cycle ahead for the word and the replay of the next cycle (a staged
+  // replay stays until taken, StageStable_A in qpm_park_pool), so the pipe's choice of
+  // its request starts from a flip-flop. A replay staged anew waits that first cycle (a
+  // port request may use it).
+  logic rp_same, rp_ok_q;
+  assign rp_same     = rp_valid_q && rp_set_q == replay_set_i;
+  assign replay_ok_o = rp_ok_q;
+  assign rp_want     = replay_want_i && !rp_same && !rp_rd_q;
   assign mark_want   = mark_valid_i && !mark_ok_o && !mark_rd_q;
   assign scan_want   = scan_want_i && !scan_ok_o && !scan_rd_q;
   assign rp_go       = rp_want && !step_read_i;
@@ -240,6 +251,7 @@ module qpm_tag_views #(
   `QPM_ASSERT_IMPL(OwedPortFree_A, owed_q, !step_read_i)
   // The flag is the compare it replaces.
   `QPM_ASSERT_IMPL(MarkOkIsItsQpn_A, mark_ok_q && mark_valid_i, mark_qpn_q == mark_qpn_i)
+  `QPM_ASSERT_IMPL(ReplayOkIsItsSet_A, replay_ok_o, rp_same)
 `endif
 
 endmodule

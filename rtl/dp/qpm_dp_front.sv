@@ -125,7 +125,7 @@ module qpm_dp_front #(
   // CQE (EQ) FIFO's contents never exceed its depth (cqe_used_q, ev_used_q as above)
   logic [CqeCntW-1:0] cqe_count;
   logic [7:0]         cqe_inflight_q, ev_inflight_q, cqe_used_q, ev_used_q;
-  logic               fl_credit, ev_credit, ev_push, cmd_ev_take;
+  logic               fl_credit, ev_credit, ev_push, cmd_ev_take, cmd_ev_room;
   logic               rsp_fifo_ready, cqe_push, cqe_fifo_ready, eq_in_valid, eq_in_ready;
   assign fl_credit   = 32'(cqe_used_q) < CqeDepth;
   // A step offered and held keeps the reservations it was offered with (the offer
@@ -139,12 +139,13 @@ module qpm_dp_front #(
   assign ev_room[0]  = 32'(ev_used_q) < EqDepth;
   assign ev_room[1]  = 32'(ev_used_q) + 32'd1 < EqDepth;
   assign ev_room[2]  = 32'(ev_used_q) + 32'd2 < EqDepth;
-  assign cmd_ev_take = cmd_ev_valid_i && !ev_push && (ev_held ? ev_room[1] : ev_room[0]);
-  // A command event offered counts as taken: it waits only in a cycle a step's answer
-  // pushes an event, and counting it anyway (one slot too few, for that cycle) keeps the
-  // cache's answer off the engines' credit and so off the grant.
-  assign ev_credit   = (ev_held && cmd_ev_valid_i) ? ev_room[2]
-                     : (ev_held || cmd_ev_valid_i) ? ev_room[1] : ev_room[0];
+  assign cmd_ev_room = cmd_ev_valid_i && (ev_held ? ev_room[1] : ev_room[0]);
+  assign cmd_ev_take = cmd_ev_room && !ev_push;
+  // A command event with room counts as taken even in a cycle a step's answer pushes an
+  // event and it waits (one slot too few, for that cycle): the cache's answer stays off
+  // the engines' credit and so off the grant.
+  assign ev_credit   = (ev_held && cmd_ev_room) ? ev_room[2]
+                     : (ev_held || cmd_ev_room) ? ev_room[1] : ev_room[0];
 
   logic                        fa_step_valid, fa_step_ready, fa_req_a, fa_req_b, fa_engine_busy;
   logic [qpm_pkg::QpnW-1:0]    fa_step_qpn;
