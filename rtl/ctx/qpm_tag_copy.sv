@@ -4,8 +4,8 @@
 // on one way) has its way's write port, and a read returns the whole set. A read is
 // registered like every RAM's: word_o is valid in the cycle after re_i, and is the set's
 // entries as they are at the end of the read cycle (that cycle's writes are patched in:
-// the RAM returns the old word; which ways they hit is decided in the read cycle). A user that keeps the word longer applies each later
-// write itself (qpm_tag_patch).
+// the RAM returns the old word; which ways they hit is decided in the read cycle). A user
+// that keeps the word longer applies each later write itself (qpm_tag_patch).
 module qpm_tag_copy #(
   parameter int unsigned Sets = 64,
   parameter int unsigned Ways = 4,
