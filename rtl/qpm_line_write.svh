@@ -3,7 +3,7 @@
 //   A  a fill (tag, valid, pinned), a pin bit, or the reset sweep (every way);
 //   B  a miss register's take or a maintenance drop: the line invalid and unpinned.
 // A and B never write one way in one cycle. Included in the body of a module that has
-// SetW, WayW and EntW; its header has LwW = 2 * (SetW + WayW) + EntW + 6.
+// Ways, SetW, WayW and EntW; its header has LwW = 2 * (SetW + WayW) + EntW + 6.
 localparam int unsigned LwBWay  = 0;
 localparam int unsigned LwBSet  = LwBWay + WayW;
 localparam int unsigned LwB     = LwBSet + SetW;     // write B
@@ -13,3 +13,13 @@ localparam int unsigned LwAWay  = LwAMask + 3;
 localparam int unsigned LwASet  = LwAWay + WayW;
 localparam int unsigned LwAAll  = LwASet + SetW;     // ... on every way (the sweep)
 localparam int unsigned LwA     = LwAAll + 1;        // write A
+
+// The ways of a word of set `set` that lw's write B hits (the kept words apply a take a
+// cycle late and clear these ways on the way out: qpm_cache_port, qpm_tag_views).
+function automatic logic [Ways-1:0] lw_b_hit(logic [LwW-1:0] lw, logic [SetW-1:0] set);
+  logic [Ways-1:0] hit;
+  for (int unsigned w = 0; w < Ways; w++) begin
+    hit[w] = lw[LwB] && lw[LwBSet +: SetW] == set && lw[LwBWay +: WayW] == WayW'(w);
+  end
+  lw_b_hit = hit;
+endfunction

@@ -124,12 +124,8 @@ module qpm_cache_port #(
   // it moves up, else the head's own; a head from the input reads the RAM, whose word
   // has that write already), and registered.
   logic [Ways-1:0] a_b_q, b_hit_a, b_hit_b;
-  for (genvar w = 0; w < Ways; w++) begin : gen_b_hit
-    logic b_way;
-    assign b_way      = lw_i[LwB] && lw_i[LwBWay +: WayW] == WayW'(w);
-    assign b_hit_a[w] = b_way && lw_i[LwBSet +: SetW] == a_req_q.index[SetW-1:0];
-    assign b_hit_b[w] = b_way && lw_i[LwBSet +: SetW] == b_req_q.index[SetW-1:0];
-  end
+  assign b_hit_a = lw_b_hit(lw_i, a_req_q.index[SetW-1:0]);
+  assign b_hit_b = lw_b_hit(lw_i, b_req_q.index[SetW-1:0]);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) a_b_q <= '0;
     else         a_b_q <= !a_fill ? b_hit_a : b_full_q ? b_hit_b : '0;

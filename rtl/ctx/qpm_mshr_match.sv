@@ -226,11 +226,12 @@ module qpm_mshr_match #(
 
   // The entries some register waits on: a SYNC_CACHE leaves those of them that were given
   // up to their take-backs. Read from the registered masks (a fresh register's from its
-  // allocation's compare): the re-arm happens only in a SYNC's first cycle, in which the
-  // pipe hands the command over and so allocates no register (MaintStartNoAlloc_A in
-  // qpm_qpc_pipe), and what this cycle adds to a mask is an entry being allocated now,
-  // not yet a given-up one. So the allocation's compare and the scheduled step are not
-  // in front of the re-arm.
+  // allocation's compare): the re-arm happens in a SYNC's second cycle (qpm_cache_maint
+  // registers sync_start). A register allocated in that very cycle is in Dir and takes
+  // nothing back for cycles; a re-armed entry it then finds in flight is a hazard it waits
+  // out. What this cycle adds to a mask is an entry being allocated now, not yet a
+  // given-up one. So the allocation's compare and the scheduled step are not in front of
+  // the re-arm.
   always_comb begin
     wb_watched_o = '0;
     for (int unsigned m = 0; m < Mshrs; m++) begin

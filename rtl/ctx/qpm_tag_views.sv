@@ -92,14 +92,7 @@ module qpm_tag_views #(
   );
 
   // A kept word as its reader sees it: last cycle's write B applied, on the ways it hit
-  // (compared with the word's set then, kept_b_hit, and registered).
-  function automatic logic [Ways-1:0] kept_b_hit(logic [LwW-1:0] lw, logic [SetW-1:0] set);
-    logic [Ways-1:0] hit;
-    for (int unsigned w = 0; w < Ways; w++) begin
-      hit[w] = lw[LwB] && lw[LwBSet +: SetW] == set && lw[LwBWay +: WayW] == WayW'(w);
-    end
-    kept_b_hit = hit;
-  endfunction
+  // (compared with the word's set then, lw_b_hit, and registered).
   function automatic logic [Ways*EntW-1:0] kept_b(logic [Ways*EntW-1:0] kept,
                                                  logic [Ways-1:0] hit);
     logic [Ways*EntW-1:0] seen;
@@ -122,11 +115,11 @@ module qpm_tag_views #(
       mark_b_q <= '0;
       scan_b_q <= '0;
     end else begin
-      rp_b_q   <= kept_b_hit(lw_i, rp_rd_q ? rp_rd_set_q : rp_set_q);
+      rp_b_q   <= lw_b_hit(lw_i, rp_rd_q ? rp_rd_set_q : rp_set_q);
       rp_ok_q  <= replay_want_i && !replay_take_i && (rp_valid_q || rp_rd_q)
                   && (rp_rd_q ? rp_rd_set_q : rp_set_q) == replay_set_i;
-      mark_b_q <= kept_b_hit(lw_i, mark_rd_q ? mark_rd_qpn_q[SetW-1:0] : mark_qpn_q[SetW-1:0]);
-      scan_b_q <= kept_b_hit(lw_i, scan_rd_q ? scan_rd_set_q : scan_set_q);
+      mark_b_q <= lw_b_hit(lw_i, mark_rd_q ? mark_rd_qpn_q[SetW-1:0] : mark_qpn_q[SetW-1:0]);
+      scan_b_q <= lw_b_hit(lw_i, scan_rd_q ? scan_rd_set_q : scan_set_q);
     end
   end
 
