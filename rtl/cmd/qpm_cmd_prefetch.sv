@@ -24,6 +24,7 @@ module qpm_cmd_prefetch #(
   // when the unit may prefetch
   input  logic                     between_i,       // a command between its requests
   input  logic                     scan_i,          // PORT_FAULT's scan between its reads
+  input  logic [31:0]              scan_qpn_i,      // the scan's QPN this cycle
   input  logic [31:0]              scan_qpn_d_i,    // the scan's QPN from the next cycle
   input  logic                     scan_step_i,     // ... the one after this cycle's
   input  logic                     scan_restart_i,  // ... anywhere (start, page skipped)
@@ -52,6 +53,7 @@ module qpm_cmd_prefetch #(
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .qpn_limit_i  (qpn_limit_i),
+    .scan_qpn_i   (scan_qpn_i),
     .scan_qpn_d_i (scan_qpn_d_i),
     .step_i       (scan_step_i),
     .restart_i    (scan_restart_i),

@@ -192,6 +192,7 @@ module qpm_cmd_unit #(
     .take_next_i    (fsm_q == Idle && next_valid),
     .between_i      (fsm_q != Idle && fsm_q != CtxRequest && !pf_cmd),
     .scan_i         ((fsm_q == CtxWait || fsm_q == Execute || fsm_q == FlushWait) && pf_cmd),
+    .scan_qpn_i     (cmd_q.qpn),
     .scan_qpn_d_i   (cmd_d.qpn),
     .scan_step_i    (pf_step),
     .scan_restart_i (pf_restart),

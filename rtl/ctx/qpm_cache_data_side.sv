@@ -33,6 +33,9 @@ module qpm_cache_data_side #(
   input  logic [LineW-1:0]        fill_line_i,
   input  logic [QpnW-1:0]         fill_qpn_i,
   input  logic                    fill_wfault_i,
+  input  logic                    fill_notice_may_i,  // a superset of a notice fill now
+  input  logic                    fill_may_i,         // ... of fill_i
+  input  logic                    wbread_may_i,       // ... of wbread_i
   input  logic [qpm_pkg::QpnW-1:0] lock_qpn_i,
   input  logic                    lock_valid_i,
   input  logic                    look_hit_i,
@@ -230,7 +233,7 @@ module qpm_cache_data_side #(
     .maint_busy_o       (x_busy),
     .maint_lock_o       (x_lock_o),
     .maint_lock_idx_o   (x_lock_idx_o),
-    .maint_rsp_ready_i  (!(fill_i && (fill_fatal_i || fill_wfault_i))),   // a notice fill_i's slot
+    .maint_rsp_ready_i  (!fill_notice_may_i),   // a notice fill may take the answer slot
     .victim_out_i       (m_victim_out_i),
     .wbread_i           (wbread_i),
     .wbread_idx_i       (wbread_idx_i),
@@ -325,6 +328,9 @@ module qpm_cache_data_side #(
     .fill_qpn_i           (fill_qpn_i),
     .fill_fatal_i         (fill_fatal_i),
     .fill_wfault_i        (fill_wfault_i),
+    .fill_notice_may_i    (fill_notice_may_i),
+    .fill_may_i           (fill_may_i),
+    .wbread_may_i         (wbread_may_i),
     .fill_wkeep_i         (ret_keep && !wb_swap_i),
     .mem_fatal_write_o    (mem_fatal_write_o),
     // no mark of a page under MAP/UNMAP: its lines must not turn dirty_o behind the scan

@@ -217,23 +217,24 @@ module qpm_cache_lines #(
     .wmask_i (wr_mask)
   );
 
-  // The word read last cycle, with that cycle's write applied.
-  logic              w1_valid_q;
-  logic [SetW-1:0]   w1_set_q, rd_set_q;
+  // The word read last cycle, with that cycle's write applied. Whether the write hit the
+  // read's set is compared in that cycle and registered (w1_hit_q): the RAM's data meets
+  // only the patch's multiplexer, not a set compare (it starts the victim choice's path).
+  logic              w1_hit_q;
+  logic [SetW-1:0]   rd_set_q;
   logic [StateW-1:0] w1_mask_q, w1_data_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      w1_valid_q <= 1'b0;
-      {w1_set_q, rd_set_q, w1_mask_q, w1_data_q} <= '0;
+      w1_hit_q <= 1'b0;
+      {rd_set_q, w1_mask_q, w1_data_q} <= '0;
     end else begin
-      w1_valid_q <= u1_valid_q;
-      w1_set_q   <= wr_set;
+      w1_hit_q   <= u1_valid_q && wr_set == (rd_i ? rd_set_i : rd_set_q);
       w1_mask_q  <= wr_mask;
       w1_data_q  <= wr_data;
       if (rd_i) rd_set_q <= rd_set_i;
     end
   end
-  assign word = patch(rdata, w1_valid_q && w1_set_q == rd_set_q, w1_mask_q, w1_data_q);
+  assign word = patch(rdata, w1_hit_q, w1_mask_q, w1_data_q);
 
   // ---- victim view: the word read last cycle
   assign vict_dirty_o  = word[DirtyAt +: Ways] & vict_valid_i;

@@ -98,6 +98,9 @@ module qpm_cache_miss_side #(
   output logic                    fill_o,
   output logic [QpnW-1:0]         fill_qpn_o,
   output logic                    fill_wfault_o,
+  output logic                    fill_notice_may_o,  // a notice fill may come this cycle
+  output logic                    fill_may_o,         // a fill may come this cycle
+  output logic                    wbread_may_o,       // a register's read-out may
   output logic                    look_hit_o,
   output logic [LineW-1:0]        look_line_o,
   output logic [WayW:0]           look_pinned_in_set_o,
@@ -378,6 +381,9 @@ module qpm_cache_miss_side #(
     .fill_addr_o       (fill_addr_o),
     .fill_fatal_o      (fill_fatal_o),
     .fill_wfault_o     (fill_wfault_o),
+    .fill_notice_may_o (fill_notice_may_o),
+    .fill_may_o        (fill_may_o),
+    .wbread_may_o      (wbread_may_o),
     .wb_gu_i           (wb_gu_i),
     .wb_watched_o      (wb_watched_o),
     .ret_want_o        (ret_want_o),

@@ -139,6 +139,10 @@ module qpm_mshr_file #(
   output logic [57:0]             fill_addr_o,     // QPC address bits 63:6
   output logic                    fill_fatal_o,    // a read of this QPC failed before
   output logic                    fill_wfault_o,   // the QPC comes back from a write given up
+  output logic                    fill_notice_may_o, // a superset of fill_o && (fill_fatal_o
+                                                     // || fill_wfault_o), from early signals
+  output logic                    fill_may_o,      // a superset of fill_o, the same way
+  output logic                    wbread_may_o,    // a superset of wbread_o, from flip-flops
   // events for the counters
   output logic                    cnt_eviction_o,
   output logic                    cnt_walk_o,
@@ -342,6 +346,8 @@ module qpm_mshr_file #(
     assign hold[g]       = (dec_q && dec_idx_q == MshrW'(g)) || (vict_owed_i && in_victim[g])
                         || (dec_q && in_victim[g]);
   end
+  logic             ret_near, pick_any;
+  logic [MshrW-1:0] pick;
   qpm_mshr_sched #(
     .Mshrs   (Mshrs),
     .WbDepth (WbDepth)
@@ -371,7 +377,10 @@ module qpm_mshr_file #(
     .xread_room_o  (xread_room_o),
     .ret_want_o    (ret_own_valid),
     .ret_own_o     (ret_own),
-    .ret_take_o    (ret_take_o)
+    .ret_take_o    (ret_take_o),
+    .ret_near_o    (ret_near),
+    .pick_any_o    (pick_any),
+    .pick_o        (pick)
   );
 
   qpm_pipe_pkg::mshr_state_e s_state;
@@ -392,21 +401,32 @@ module qpm_mshr_file #(
   assign ret_qpn_o       = m_qpn_q[ret_own];
   assign swap_o          = ret_take_o && s_state == qpm_pipe_pkg::MWbRead;
 
-
   // ---- memory responses
   qpm_pipe_pkg::mshr_state_e r_state;
   assign r_state         = m_state_q[mem_rsp_idx_i];
   // A take-back's fill is the scheduled register's, else the answered one's: each read
   // out beside the other and chosen last, so the take-back (the scheduler's step) meets
   // only that multiplexer on its way to the line writes.
-  assign fill_o          = (mem_rsp_valid_i && r_state == qpm_pipe_pkg::MFillWait && !mem_rsp_error_i)
-                        || ret_take_o;
+  logic mem_fill;   // a memory fill lands
+  assign mem_fill          = mem_rsp_valid_i && r_state == qpm_pipe_pkg::MFillWait
+                          && !mem_rsp_error_i;
+  assign fill_o          = mem_fill || ret_take_o;
   assign fill_line_o     = ret_take_o ? wbread_line_o
                         : line_of(m_qpn_q[mem_rsp_idx_i][SetW-1:0], m_way_q[mem_rsp_idx_i]);
   assign fill_qpn_o      = ret_take_o ? m_qpn_q[sched] : m_qpn_q[mem_rsp_idx_i];
   assign fill_addr_o     = ret_take_o ? m_addr_q[sched][60:3] : m_addr_q[mem_rsp_idx_i][60:3];
   assign fill_fatal_o    = m_fatal_q[mem_rsp_idx_i] && !ret_take_o;
   assign fill_wfault_o   = ret_take_o;
+
+  // What may take the pipe's RAM ports this cycle, from the memory response and the
+  // registered pick, not from the step (the scheduler's conditions and the buffer's
+  // room): a fill (a memory fill, or the take-back's owner picked), a fill that is a
+  // notice (it makes its QP fatal, qpm_qpc_pipe: a memory fill of a QPC whose read failed
+  // before, or a take-back), a read-out (a register in WbRead picked). The pipe's P0 and
+  // the maintenance engine's answer keep out of the cycle on these supersets.
+  assign fill_may_o        = mem_fill || ret_near;
+  assign fill_notice_may_o = (mem_fill && m_fatal_q[mem_rsp_idx_i]) || ret_near;
+  assign wbread_may_o      = pick_any && m_state_q[pick] == qpm_pipe_pkg::MWbRead;
   assign dir_fill       = mem_rsp_valid_i && r_state == qpm_pipe_pkg::MDirWait && !mem_rsp_error_i
                         && mem_rsp_word_i[0];
   assign dir_fill_idx   = DirIdxW'(m_qpn_q[mem_rsp_idx_i] >> PageBits);

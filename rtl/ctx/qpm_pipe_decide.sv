@@ -16,16 +16,18 @@
 //
 // excl_o keeps the looked-up line out of a miss register's take of its victim: a line
 // the pipe may write this cycle (data, or its pin bit), decided from the lookup and the
-// request's kind alone: not from the ports' state, the miss registers or the answer
-// (docs/capacity.md, "Timing proxy"). A superset of the lines the decision writes (a
-// write that waits, or is refused, keeps its line out too): the take meets the lookup,
-// not the decision.
+// request's kind alone: not from the ports' state, the miss registers, the answer, or a
+// fatal fill or maintenance answer taking the cycle (docs/capacity.md, "Timing proxy").
+// A superset of the lines the decision writes (a write that waits, or is refused, keeps
+// its line out too): the take meets the lookup, not the decision.
 module qpm_pipe_decide #(
   parameter int unsigned Ways = 4,
   localparam int unsigned WayW = (Ways > 1) ? $clog2(Ways) : 1
 ) (
   input  logic                   valid_i,          // a request, and no fatal fill or
                                                    // maintenance answer takes the cycle
+  input  logic                   req_i,            // a request (excl_o: whatever takes
+                                                   // the cycle)
   input  logic                   is_mark_i,
   input  logic                   is_replay_i,
   input  logic                   failed_replay_i,  // a replay of a failed fill
@@ -138,7 +140,7 @@ module qpm_pipe_decide #(
     end
   end
 
-  assign excl_o = valid_i && look_hit_i
+  assign excl_o = req_i && look_hit_i
                && (is_mark_i || op_i == qpm_pkg::CtxWrite || op_i == qpm_pkg::CtxDp || pin_op);
 
 endmodule

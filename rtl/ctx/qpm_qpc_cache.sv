@@ -138,7 +138,7 @@ module qpm_qpc_cache #(
   logic [WbDepth*QpnW-1:0] wb_pend_qpn;
   // write faults: the announced given-up entry, its mark, its take-back (section 20)
   logic             mark_valid, mark_req, wb_drop, ret_want, ret_staged, ret_take;
-  logic             wb_swap, fill_wfault;
+  logic             wb_swap, fill_wfault, fill_notice_may, fill_may, wbread_may;
   logic [QpnW-1:0]  ann_qpn;
   logic [WbDepth-1:0] wb_gu, wb_watched;
   logic [QpnW-1:0]  ret_qpn;
@@ -238,6 +238,9 @@ module qpm_qpc_cache #(
     .fill_o (fill),
     .fill_qpn_o (fill_qpn),
     .fill_wfault_o (fill_wfault),
+    .fill_notice_may_o (fill_notice_may),
+    .fill_may_o (fill_may),
+    .wbread_may_o (wbread_may),
     .look_hit_o (look_hit),
     .look_line_o (look_line),
     .look_pinned_in_set_o (look_pinned_in_set),
@@ -328,6 +331,9 @@ module qpm_qpc_cache #(
     .fill_line_i (fill_line),
     .fill_qpn_i (fill_qpn),
     .fill_wfault_i (fill_wfault),
+    .fill_notice_may_i (fill_notice_may),
+    .fill_may_i (fill_may),
+    .wbread_may_i (wbread_may),
     .lock_qpn_i (lock_qpn_i),
     .lock_valid_i (lock_valid_i),
     .look_hit_i (look_hit),

@@ -90,6 +90,9 @@ module qpm_qpc_pipe #(
   input  logic [QpnW-1:0]          fill_qpn_i,
   input  logic                     fill_fatal_i,
   input  logic                     fill_wfault_i,      // from a write given up (a take-back)
+  input  logic                     fill_notice_may_i,  // a notice fill may come this cycle
+  input  logic                     fill_may_i,         // a fill may come this cycle
+  input  logic                     wbread_may_i,       // a miss register's read-out may
   input  logic                     fill_wkeep_i,       // ... of a held context: a clean copy
   output logic                     mem_fatal_o,        // P1: the fill made its QP fatal,
   output logic [QpnW-1:0]          mem_fatal_qpn_o,    // or a take-back or mark landed
@@ -166,15 +169,28 @@ module qpm_qpc_pipe #(
   // The RAM ports this cycle: a fill takes the write slot of P1; a read-out takes the
   // read port (a miss register's first, the maintenance engine's when nothing else). The
   // line state's write in P1 (qpm_cache_lines) is a fill's, else a maintenance
-  // read-out's (the line is clean again), else a hit's: a maintenance read-out waits
-  // for a cycle without a fill, a hit for a cycle without either.
-  logic xread_go, read_port_busy, write_slot_busy, state_busy;
+  // read-out's (the line is clean again), else a hit's. A maintenance read-out goes in a
+  // cycle without a fill or a miss register's read-out, and without a request in P0
+  // unless it lost a cycle it had room for (xread_owed_q): then P0 leaves it the read
+  // port and the line state. So neither the read-out's room in the write-back buffer nor
+  // its grant reaches P0's decision (docs/capacity.md, "Timing proxy"), and a stream of
+  // requests holds a read-out back for one cycle at most. P0 decides on supersets of the
+  // fill and the miss register's read-out (fill_may_i, wbread_may_i: from the memory
+  // response and the registered pick, not the scheduler's step): a hit waits in a cycle
+  // one of them may take.
+  logic xread_go, xread_owed_q, xread_first, read_port_busy, write_slot_busy, state_busy;
   assign wbread_ok_o     = wb_free_any_i;
-  assign xread_go        = xread_i && xread_room_i && !wbread_i && !fill_i;
+  assign xread_first     = xread_i && xread_owed_q;
+  assign xread_go        = xread_i && xread_room_i && !wbread_i && !fill_i
+                        && (xread_owed_q || !r_valid);
   assign xread_ok_o      = xread_go;
-  assign read_port_busy  = wbread_i || xread_go;
-  assign write_slot_busy = fill_i;
-  assign state_busy      = fill_i || xread_go;
+  assign read_port_busy  = wbread_may_i || xread_first;
+  assign write_slot_busy = fill_may_i;
+  assign state_busy      = fill_may_i || xread_first;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) xread_owed_q <= 1'b0;
+    else         xread_owed_q <= xread_i && xread_room_i && !xread_go;
+  end
 
   // A fill that makes its QP fatal (see the header): after a failed read, or a take-back
   // of a write given up (fill_wfault_i; its line is dirty whatever the QP's state, but
@@ -205,7 +221,8 @@ module qpm_qpc_pipe #(
   qpm_pipe_decide #(
     .Ways (Ways)
   ) u_decide (
-    .valid_i            (r_valid && !fill_notice && !maint_rsp_valid_i),
+    .valid_i            (r_valid && !fill_notice_may_i && !maint_rsp_valid_i),
+    .req_i              (r_valid),
     .is_mark_i          (r_is_mark),
     .is_replay_i        (r_is_replay),
     .failed_replay_i    (r_failed_replay),

@@ -70,42 +70,40 @@ module qpm_victim_select #(
       end
     end
   end
-  // The order bits always form a total order (every access moves one way to the front),
-  // so one such way exists; should the bits ever be inconsistent, PLRU's choice stands.
-  logic [WayW-1:0] lru_way;
-  always_comb begin
-    lru_way = plru_way;
-    for (int w = Ways - 1; w >= 0; w--) begin
-      if (pool[w] && (newer[w] | ~pool | (Ways'(1) << w)) == '1) lru_way = WayW'(w);
-    end
+  // Each way's test is independent of the others' (a tree finds the one that passes, not
+  // a chain of overrides). The order bits always form a total order (every access moves
+  // one way to the front), so one such way exists; should the bits ever be inconsistent,
+  // PLRU's choice stands.
+  logic [Ways-1:0] lru_oldest;
+  for (genvar w = 0; w < Ways; w++) begin : gen_lru
+    assign lru_oldest[w] = pool[w] && (newer[w] | ~pool | (Ways'(1) << w)) == '1;
   end
+  logic            lru_found;
+  logic [WayW-1:0] lru_first;
+  qpm_first_one #(.N(Ways)) u_lru_first (.bits_i(lru_oldest), .any_o(lru_found),
+                                         .idx_o(lru_first));
 
-  // Random: from the LFSR's way, the first way of the pool going up (wrapping).
-  logic [WayW-1:0] rand_way;
-  logic            rand_found;
-  logic [WayW-1:0] cand;
-  always_comb begin
-    rand_way   = '0;
-    rand_found = 1'b0;
-    cand       = '0;
-    for (int unsigned k = 0; k < Ways; k++) begin
-      cand = WayW'(32'(rand_i) + k);
-      if (!rand_found && pool[cand]) begin
-        rand_way   = cand;
-        rand_found = 1'b1;
-      end
-    end
-  end
+  // Random: from the LFSR's way, the first way of the pool going up (wrapping): the pool
+  // rotated down by the LFSR's way, its first way, rotated back.
+  logic [Ways-1:0] rand_pool;
+  logic [WayW-1:0] rand_first;
+  logic            rand_unused_any;   // the pool is not empty when the way is used
+  assign rand_pool = Ways'({pool, pool} >> rand_i);
+  qpm_first_one #(.N(Ways)) u_rand_first (.bits_i(rand_pool), .any_o(rand_unused_any),
+                                          .idx_o(rand_first));
 
+  // An empty eligible way first (the lowest), else the policy's way.
+  logic            empty_any;
+  logic [WayW-1:0] empty_first, policy_way;
+  qpm_first_one #(.N(Ways)) u_empty_first (.bits_i(empty), .any_o(empty_any),
+                                           .idx_o(empty_first));
   always_comb begin
     unique case (policy_i)
-      qpm_pkg::EvictLru:    way_o = lru_way;
-      qpm_pkg::EvictRandom: way_o = rand_way;
-      default:              way_o = plru_way;
+      qpm_pkg::EvictLru:    policy_way = lru_found ? lru_first : plru_way;
+      qpm_pkg::EvictRandom: policy_way = WayW'(rand_first + rand_i);
+      default:              policy_way = plru_way;
     endcase
-    for (int w = Ways - 1; w >= 0; w--) begin
-      if (empty[w]) way_o = WayW'(w);
-    end
   end
+  assign way_o = empty_any ? empty_first : policy_way;
 
 endmodule
