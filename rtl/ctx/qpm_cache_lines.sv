@@ -242,20 +242,24 @@ module qpm_cache_lines #(
   assign vict_plru_o   = word[PlruAt +: PlruW];
   assign vict_lru_o    = word[LruAt +: LruW];
 
-  // ---- maintenance view: the scan keeps its set's word, applying every later write
-  logic              sc_rd_q, sc_valid_q;
+  // ---- maintenance view: the scan keeps its set's word, applying every later write. The
+  // word it keeps (sc_word_q) lacks the last cycle's write, which is applied on the way out
+  // (sc_word) from registers (whether it hits the scan's set, compared in its cycle, and
+  // its mask and data): P1's dirty bit, late in its cycle, ends at a flip-flop.
+  logic              sc_rd_q, sc_valid_q, sc_w1_hit_q;
   logic [SetW-1:0]   sc_rd_set_q, sc_set_q;
-  logic [StateW-1:0] sc_word_q, sc_base;
-  assign sc_base = sc_rd_q ? word : sc_word_q;
+  logic [StateW-1:0] sc_word_q, sc_word;
+  assign sc_word = patch(sc_word_q, sc_w1_hit_q, w1_mask_q, w1_data_q);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      sc_rd_q    <= 1'b0;
-      sc_valid_q <= 1'b0;
+      sc_rd_q     <= 1'b0;
+      sc_valid_q  <= 1'b0;
+      sc_w1_hit_q <= 1'b0;
       {sc_rd_set_q, sc_set_q, sc_word_q} <= '0;
     end else begin
-      sc_rd_q   <= rd_scan_i;
-      sc_word_q <= patch(sc_base, u1_valid_q && wr_set == (sc_rd_q ? sc_rd_set_q : sc_set_q),
-                         wr_mask, wr_data);
+      sc_rd_q     <= rd_scan_i;
+      sc_word_q   <= sc_rd_q ? word : sc_word;
+      sc_w1_hit_q <= u1_valid_q && wr_set == (sc_rd_q ? sc_rd_set_q : sc_set_q);
       if (rd_scan_i) sc_rd_set_q <= rd_set_i;
       if (sc_rd_q) begin
         sc_valid_q <= 1'b1;
@@ -265,7 +269,7 @@ module qpm_cache_lines #(
   end
   logic [WayW-1:0] scan_way;
   assign scan_way     = scan_line_i[WayW-1:0];
-  assign scan_dirty_o = scan_set_valid_i[scan_way] && sc_word_q[DirtyAt + 32'(scan_way)];
+  assign scan_dirty_o = scan_set_valid_i[scan_way] && sc_word[DirtyAt + 32'(scan_way)];
   // A fill's line is valid since the cycle before, and its word is written at this
   // edge: the scan looks again next cycle. (A request's write in P1 is not waited for:
   // a line written in the cycle the scan passes is not in that SYNC, as before.)
@@ -306,7 +310,7 @@ module qpm_cache_lines #(
     .word_i       (word),
     .kept_valid_i (sc_valid_q),
     .kept_set_i   (sc_set_q),
-    .kept_i       (sc_word_q)
+    .kept_i       (sc_word)
   );
   // One update of the RAM a cycle: the pipe keeps a fill, a read-out and a hit apart.
   `QPM_ASSERT(OneStateWrite_A, $onehot0({fill_i, clean_i, touch_i}))

@@ -90,7 +90,9 @@ module qpm_dir_table #(
 
   // The lookup's cycle, kept for its answer: the RAM returns the word as it was before
   // that cycle's write, so a write of the slot then is applied here: a fill forwarded,
-  // an invalidation a miss; and a slot the sweep had not cleared yet is a miss.
+  // an invalidation a miss; and a slot the sweep had not cleared yet is a miss. The
+  // compares are registered in every cycle and read only after a lookup (look_q): the
+  // lookup's request, late in its cycle (a miss register's allocation), meets no enable.
   logic            look_q, fwd_q, fwd_hit_q, look_ok_q;
   logic [IdxW-1:0] look_idx_q;
   logic [63:12]    fwd_page_q;
@@ -103,15 +105,13 @@ module qpm_dir_table #(
       look_idx_q <= '0;
       fwd_page_q <= '0;
     end else begin
-      look_q <= look_i;
-      if (look_i) begin
-        look_idx_q <= look_idx_i;
-        look_ok_q  <= (swept || SlotW'(look_idx_i) < sweep_slot)
-                   && !(inval_i && SlotW'(inval_idx_i) == SlotW'(look_idx_i));
-        fwd_q      <= fill && SlotW'(fill_idx_i) == SlotW'(look_idx_i);
-        fwd_hit_q  <= fill && fill_idx_i == look_idx_i;
-        fwd_page_q <= fill_page_i;
-      end
+      look_q     <= look_i;
+      look_idx_q <= look_idx_i;
+      look_ok_q  <= (swept || SlotW'(look_idx_i) < sweep_slot)
+                 && !(inval_i && SlotW'(inval_idx_i) == SlotW'(look_idx_i));
+      fwd_q      <= fill && SlotW'(fill_idx_i) == SlotW'(look_idx_i);
+      fwd_hit_q  <= fill && fill_idx_i == look_idx_i;
+      fwd_page_q <= fill_page_i;
     end
   end
 

@@ -8,6 +8,8 @@
 //
 //   Dir -> [DirReq -> DirWait] -> Victim -> [WbRead] -> FillReq -> FillWait -> Replay
 //       -> Free
+`include "qpm_assert.svh"
+
 module qpm_mshr_reg #(
   parameter int unsigned Ways     = 4,
   parameter int unsigned SeqW     = 5,
@@ -81,17 +83,8 @@ module qpm_mshr_reg #(
     waited_d = waited_q;
     fatal_d  = fatal_q;
 
-    // the pipe: allocation, parking, replays (the pipe's write-fault mark allocates a
-    // register with nothing parked on it)
+    // the pipe: parking and replays (the allocation is last, below)
     if (park_i) enq_d = enq_q + SeqW'(1);
-    if (alloc_i) begin
-      state_d  = qpm_pipe_pkg::MDir;
-      qpn_d    = alloc_qpn_i;
-      status_d = qpm_pkg::CtxOk;
-      addr_d   = alloc_addr_i;
-      waited_d = 1'b0;
-      fatal_d  = 1'b0;
-    end
     if (deq_i) deq_d = deq_q + SeqW'(1);
 
     // the shared step
@@ -168,6 +161,19 @@ module qpm_mshr_reg #(
     if (state_q == qpm_pipe_pkg::MReplay && enq_q == deq_q && !park_i) begin
       state_d = qpm_pipe_pkg::MFree;
     end
+
+    // The pipe's allocation (the pipe's write-fault mark allocates a register with nothing
+    // parked on it). A free register takes no step, answer or decision, so nothing above
+    // changes it in that cycle (AllocWhenFree_A); the allocation comes last so that P0's
+    // decision, which arrives late, meets only the last multiplexer.
+    if (alloc_i) begin
+      state_d  = qpm_pipe_pkg::MDir;
+      qpn_d    = alloc_qpn_i;
+      status_d = qpm_pkg::CtxOk;
+      addr_d   = alloc_addr_i;
+      waited_d = 1'b0;
+      fatal_d  = 1'b0;
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -204,5 +210,8 @@ module qpm_mshr_reg #(
 
   logic unused_word;   // a directory entry: valid in bit 0, the page in 63:12
   assign unused_word = ^rsp_word_i[11:1];
+
+  `QPM_ASSERT_IMPL(AllocWhenFree_A, alloc_i, state_q == qpm_pipe_pkg::MFree && !step_i
+                                            && !rsp_i && !decide_i)
 
 endmodule
