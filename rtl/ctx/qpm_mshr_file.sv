@@ -346,7 +346,7 @@ module qpm_mshr_file #(
     assign hold[g]       = (dec_q && dec_idx_q == MshrW'(g)) || (vict_owed_i && in_victim[g])
                         || (dec_q && in_victim[g]);
   end
-  logic             ret_near, pick_any;
+  logic             pick_any;
   logic [MshrW-1:0] pick;
   qpm_mshr_sched #(
     .Mshrs   (Mshrs),
@@ -378,7 +378,6 @@ module qpm_mshr_file #(
     .ret_want_o    (ret_own_valid),
     .ret_own_o     (ret_own),
     .ret_take_o    (ret_take_o),
-    .ret_near_o    (ret_near),
     .pick_any_o    (pick_any),
     .pick_o        (pick)
   );
@@ -424,6 +423,8 @@ module qpm_mshr_file #(
   // notice (it makes its QP fatal, qpm_qpc_pipe: a memory fill of a QPC whose read failed
   // before, or a take-back), a read-out (a register in WbRead picked). The pipe's P0 and
   // the maintenance engine's answer keep out of the cycle on these supersets.
+  logic ret_near;   // the take-back's owner is picked: it may take its fill now
+  assign ret_near          = ret_own_valid && pick_any && pick == ret_own;
   assign fill_may_o        = mem_fill || ret_near;
   assign fill_notice_may_o = (mem_fill && m_fatal_q[mem_rsp_idx_i]) || ret_near;
   assign wbread_may_o      = pick_any && m_state_q[pick] == qpm_pipe_pkg::MWbRead;

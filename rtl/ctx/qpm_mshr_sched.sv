@@ -54,7 +54,6 @@ module qpm_mshr_sched #(
   output logic             ret_want_o,     // a register owns the take-back ...
   output logic [MshrW-1:0] ret_own_o,      // ... this one
   output logic             ret_take_o,     // ... and takes its fill now
-  output logic             ret_near_o,     // ... or may (from flip-flops: a superset)
   // the registered pick: the register that steps this cycle if it still can
   output logic             pick_any_o,
   output logic [MshrW-1:0] pick_o
@@ -135,7 +134,6 @@ module qpm_mshr_sched #(
   assign ret_want_o = own_valid_q;
   assign ret_own_o  = own_q;
   assign ret_take_o = sched_any_o && own_valid_q && sched_o == own_q && ret_wait[sched_o];
-  assign ret_near_o = own_valid_q && pick_any_q && pick_q == own_q;
   assign pick_any_o = pick_any_q;
   assign pick_o     = pick_q;
 
