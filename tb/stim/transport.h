@@ -123,6 +123,10 @@ class TransportModel {
   static constexpr uint32_t kPeerGrace = 600;  // cycles a live end runs on after its peer broke
   static constexpr uint32_t kDmaCycles = 12;   // a payload DMA's length per packet
   static constexpr size_t kBacklog = 16;       // operations a pair may queue before it starts more
+  // Software and the pairs' upkeep visit a pair every kPollStride cycles (a quarter of the
+  // pairs per cycle): a driver polls, it does not watch every clock, and visiting every QP
+  // in every cycle was a seventh of the checked model's time (docs/verification.md).
+  static constexpr size_t kPollStride = 4;
   static bool reads_memory(MsgClass c) { return c == MsgClass::Read || c == MsgClass::Atomic; }
 
   enum class PktKind : uint8_t { Req, Ack, SeqNak, RnrNak, FatalNak };
