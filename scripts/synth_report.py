@@ -952,12 +952,32 @@ def sweep(args):
                  f"| {float(p['ge_total']) / int(p['cached_qps']):,.0f} | {cache} "
                  f"| {p['worst_levels']} ({p['worst_block']}) | {share} | {p['seconds']} |")
     L.append("")
+    L += scale_targets(points)
     L += die_section(points)
     with open(os.path.join(out, "report.md"), "a") as f:
         f.write("\n".join(L))
     for line in L[5:]:
         print(line)
     print(f"synth-sweep: {out}/sweep.csv, {out}/sweep.png, section in {out}/report.md")
+
+
+def scale_targets(points):
+    """The scale targets of SPEC.md §11.2 (issue 25) at 4,096 entries, Ways 4, Mshrs 8:
+    logic and flip-flop GE at most 1.3 x the 256-entry point's, and on-chip bits per
+    cached QP (SRAM + flip-flops) at most 1.2 x a 512-bit QPC."""
+    by_name = {p["config"]: p for p in points}
+    base, big = by_name.get("default"), by_name.get("entries4096")
+    if not base or not big:
+        return []
+    ratio = float(big["ge_total"]) / float(base["ge_total"])
+    bits = float(big["bits_per_qp"])
+    limit = 1.2 * QPC_BITS
+    verdict = lambda ok: "met" if ok else "NOT met"
+    return ["### Scale targets at 4,096 entries", "",
+            f"- logic and flip-flop GE: {ratio:.2f} x the 256-entry point's (target at most "
+            f"1.3 x): {verdict(ratio <= 1.3)}",
+            f"- on-chip bits per cached QP: {bits:.1f} (target at most {limit:.1f}, 1.2 x "
+            f"{QPC_BITS}): {verdict(bits <= limit)}", ""]
 
 
 def die_section(points):

@@ -845,6 +845,15 @@ BitVec write_live(CacheBench &b, uint32_t q) {
   return v;
 }
 
+// The start of the held-context tests: write-backs given up after two tries, a live QPC
+// of q dirty in the cache, and from now on every write refused. Returns q's QPC.
+static BitVec live_on_refusing_memory(CacheBench &b, uint32_t q) {
+  b.set_wb_budget(2);
+  const BitVec v = write_live(b, q);
+  refuse_writes(b);
+  return v;
+}
+
 // Write faults (docs/qp-cache.md section 20): with a budget, a write-back memory keeps
 // refusing is given up; the context comes back into the cache (here: a miss register
 // of its QPN takes it as its fill, with no memory read) and the QP is made fatal there,
@@ -853,10 +862,8 @@ BitVec write_live(CacheBench &b, uint32_t q) {
 TEST_CASE("cache: a victim write-back given up comes back: the QP is made fatal, nothing is lost",
           "[cache][wb_fault]") {
   CacheBench b(17);
-  b.set_wb_budget(2);
   const uint32_t q = in_set(0, 0);
-  const BitVec v = write_live(b, q);  // dirty in the cache
-  refuse_writes(b);
+  const BitVec v = live_on_refusing_memory(b, q);  // dirty in the cache
   const uint64_t reads = b.mem_.reads();
   // Clean lines of set 0 push q out; its write-back fails twice and is given up.
   for (uint32_t k = 1; k <= kWays; ++k) REQUIRE(b.call(kRead, in_set(0, k)).status == kOk);
@@ -881,6 +888,13 @@ TEST_CASE("cache: a victim write-back given up comes back: the QP is made fatal,
   CHECK_FALSE(b.ctx_->gotError());
 }
 
+// Reads kWays fresh QPNs of `set` (from in_set(set, next) on), so every line the set held
+// before is evicted, and lets the write-backs run.
+static void push_set_out(CacheBench &b, uint32_t set, uint32_t &next) {
+  for (uint32_t k = 0; k < kWays; ++k) REQUIRE(b.call(kRead, in_set(set, next++)).status == kOk);
+  for (int i = 0; i < 400; ++i) b.tick();
+}
+
 // Held contexts (docs/qp-cache.md section 20): once its QP is fatal, a context whose page
 // refuses writes stays in its buffer entry. Its next write-back gets one try (the page is
 // remembered as refusing), no second notice, and a miss takes it back as a clean copy
@@ -889,15 +903,10 @@ TEST_CASE("cache: a victim write-back given up comes back: the QP is made fatal,
 TEST_CASE("cache: a held context is taken back clean, with one try and no second notice",
           "[cache][wb_fault]") {
   CacheBench b(19);
-  b.set_wb_budget(2);
   const uint32_t q = in_set(0, 0);
-  const BitVec v = write_live(b, q);
-  refuse_writes(b);
+  const BitVec v = live_on_refusing_memory(b, q);
   uint32_t next = 1;  // fresh QPNs of set 0 push q out
-  auto push_out = [&] {
-    for (uint32_t k = 0; k < kWays; ++k) REQUIRE(b.call(kRead, in_set(0, next++)).status == kOk);
-    for (int i = 0; i < 400; ++i) b.tick();
-  };
+  auto push_out = [&] { push_set_out(b, 0, next); };
   push_out();  // two tries, given up, taken back and made fatal (dirty)
   REQUIRE(b.wfault_qpns_ == std::vector<uint32_t>{q});
   REQUIRE(b.given_up_ == 1);
@@ -950,10 +959,8 @@ TEST_CASE("cache: a held context is taken back clean, with one try and no second
 TEST_CASE("cache: a held line is evicted last, and still evicted when nothing else can go",
           "[cache][wb_fault]") {
   CacheBench b(21);
-  b.set_wb_budget(2);
   const uint32_t q = in_set(0, 0);
-  const BitVec v = write_live(b, q);
-  refuse_writes(b);
+  const BitVec v = live_on_refusing_memory(b, q);
   uint32_t next = 1;  // fresh QPNs of set 0
   for (uint32_t k = 0; k < kWays; ++k) REQUIRE(b.call(kRead, in_set(0, next++)).status == kOk);
   for (int i = 0; i < 400 && b.wfault_qpns_.empty(); ++i) b.tick();
@@ -1015,16 +1022,22 @@ TEST_CASE("cache: held contexts stay in the buffer until a dirty eviction needs 
   for (int i = 0; i < 2000; ++i) b.tick();  // every entry held, no one waiting
   CHECK(b.wfault_qpns_.size() == 2);
   CHECK(b.given_up_ == 4);
-  // The lines are clean copies: pushed out, they write nothing; the entries keep both.
+  // The lines are clean copies, no longer held (SYNC wrote them): pushed out, they write
+  // nothing; the entries keep both. Every way of the set goes (the others pinned for the
+  // last miss): a held context pulled into its line meanwhile (a mark, no notice) would
+  // have left it dirty and held, kept while another way could go, and written now.
   const uint64_t refused = b.mem_.injected_write_errors();
-  for (uint32_t k = 2; k < 2 + kWays; ++k) REQUIRE(b.call(kRead, in_set(0, k)).status == kOk);
+  for (uint32_t k = 2; k < 1 + kWays; ++k) REQUIRE(b.call(kPin, in_set(0, k)).status == kOk);
+  REQUIRE(b.call(kRead, in_set(0, 1 + kWays)).status == kOk);
   for (int i = 0; i < 400; ++i) b.tick();
   CHECK(b.mem_.injected_write_errors() == refused);
   CHECK(b.given_up_ == 4);
-  const uint64_t reads = b.mem_.reads();
+  for (uint32_t k = 2; k < 1 + kWays; ++k) REQUIRE(b.call(kUnpin, in_set(0, k)).status == kOk);
+  const uint64_t reads = b.mem_.reads(), hits = b.counts_[kHits];
   CHECK(b.call(kRead, q1).data == made_fatal(v1, true));  // taken back, no memory read
   CHECK(b.call(kRead, q2).data == made_fatal(v2, true));
   CHECK(b.mem_.reads() == reads);
+  CHECK(b.counts_[kHits] == hits);  // misses both: their lines had gone
   // A dirty line of the other set is evicted: it needs an entry, and gets one.
   const BitVec w = write_live(b, r);
   for (uint32_t k = 1; k <= kWays; ++k) REQUIRE(b.call(kRead, in_set(1, k)).status == kOk);
@@ -1049,6 +1062,54 @@ TEST_CASE("cache: held contexts stay in the buffer until a dirty eviction needs 
   CHECK(b.memory_qpc(q2) == made_fatal(v2, true));
   CHECK(b.mem_.violations().empty());
   CHECK_FALSE(b.ctx_->gotError());
+}
+
+// SYNC_CACHE tries every given-up context once more, but not one a miss register waits
+// on (docs/qp-cache.md section 20, "SYNC tries them again"): re-armed, the entry would be
+// on its way to memory instead of there for the take-back. A miss of a held context's
+// QPN, and a SYNC queued 0 to 5 cycles behind it, so that it starts while the register
+// waits and before the entry's word is read out for the fill (6 cycles on; a SYNC after
+// the take-back tries the entry: one refused write): the read answers the held
+// context from its entry, the SYNC answers, and the refusing page sees no write. Once
+// memory heals, the next SYNC tries the entry, and memory takes it.
+TEST_CASE("cache: a SYNC leaves a held context to the miss taking it back",
+          "[cache][wb_fault]") {
+  for (uint32_t gap = 0; gap <= 5; ++gap) {
+    INFO("cycles between the read and the SYNC: " << gap);
+    CacheBench b(25);
+    const uint32_t q = in_set(0, 0);
+    const BitVec v = live_on_refusing_memory(b, q);
+    uint32_t next = 1;  // fresh QPNs of set 0 push q out
+    auto push_out = [&] { push_set_out(b, 0, next); };
+    push_out();                               // given up, taken back, made fatal
+    REQUIRE(b.call(kSync, 0).status == kOk);  // one try, then held in its entry
+    push_out();                               // its clean copy leaves: q is in the entry only
+    REQUIRE(b.given_up_ == 2);
+    const uint64_t refused = b.mem_.injected_write_errors(), reads = b.mem_.reads();
+    b.send(kRead, q, 1);
+    for (uint32_t i = 0; i < gap; ++i) b.tick();
+    b.send(kSync, 0, 2);
+    for (int i = 0; i < 2000 && b.rsps_.size() < 2; ++i) b.tick();
+    REQUIRE(b.rsps_.size() == 2);  // both answer (a lost take-back leaves the read waiting)
+    std::optional<BitVec> got;
+    for (const Rsp &r : b.rsps_) {
+      CHECK(r.status == kOk);
+      if (r.tag == 1) got = r.data;
+    }
+    REQUIRE(got);
+    CHECK(*got == made_fatal(v, true));
+    b.rsps_.clear();
+    for (int i = 0; i < 400; ++i) b.tick();
+    CHECK(b.mem_.injected_write_errors() == refused);  // the SYNC left the entry alone
+    CHECK(b.given_up_ == 2);
+    CHECK(b.mem_.reads() == reads);  // taken back, not read from memory
+    CHECK(b.wfault_qpns_.size() == 1);
+    b.mem_.set_options(AxiMemoryOptions{});
+    REQUIRE(b.call(kSync, 0).status == kOk);
+    CHECK(b.memory_qpc(q) == made_fatal(v, true));
+    CHECK(b.mem_.violations().empty());
+    CHECK_FALSE(b.ctx_->gotError());
+  }
 }
 
 // The cached case: a SYNC's write-back of a line that stays cached is given up. SYNC

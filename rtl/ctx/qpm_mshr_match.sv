@@ -148,16 +148,8 @@ module qpm_mshr_match #(
   end
   assign look_on_o      = look_hit != '0;
   assign look_filling_o = (look_hit & ~replay_i) != '0;
-  always_comb begin
-    free_any_o = 1'b0;
-    free_idx_o = '0;
-    for (int m = Mshrs - 1; m >= 0; m--) begin
-      if (!busy_i[m]) begin
-        free_any_o = 1'b1;
-        free_idx_o = MshrW'(m);
-      end
-    end
-  end
+  // The lowest free register: a first-one tree, log2(Mshrs) deep.
+  qpm_first_one #(.N(Mshrs)) u_free (.bits_i(~busy_i), .any_o(free_any_o), .idx_o(free_idx_o));
 
   // The entry a victim read out last cycle went into (a new one, or the announced entry
   // a take-back swapped it into: named by index, not by a rising pending bit).

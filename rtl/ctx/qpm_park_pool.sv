@@ -41,25 +41,22 @@ module qpm_park_pool #(
   logic             stage_valid_q;
   logic [IdxW-1:0]  stage_idx_q;
 
+  // The free slot and the next replay, lowest index first: first-one trees, log2(Depth)
+  // deep (a priority loop over the slots was 131 levels at 64 miss registers). A slot
+  // replays when its register does and it holds that register's next place in line.
   logic            free_any, replay_any;
   logic [IdxW-1:0] free_idx, replay_idx;
-  always_comb begin
-    free_any   = 1'b0;
-    free_idx   = '0;
-    replay_any = 1'b0;
-    replay_idx = '0;
-    for (int i = Depth - 1; i >= 0; i--) begin
-      if (!p_valid_q[i]) begin
-        free_any = 1'b1;
-        free_idx = IdxW'(i);
-      end
-      if (p_valid_q[i] && replaying_i[p_mshr_q[i]]
-          && p_seq_q[i] == deq_seq_i[32'(p_mshr_q[i]) * SeqW +: SeqW]) begin
-        replay_any = 1'b1;
-        replay_idx = IdxW'(i);
-      end
-    end
+  logic [Depth-1:0] replay_match;
+  for (genvar g = 0; g < Depth; g++) begin : gen_match
+    assign replay_match[g] = p_valid_q[g] && replaying_i[p_mshr_q[g]]
+                          && p_seq_q[g] == deq_seq_i[32'(p_mshr_q[g]) * SeqW +: SeqW];
   end
+  qpm_first_one #(.N(Depth)) u_free (.bits_i(~p_valid_q), .any_o(free_any), .idx_o(free_idx));
+  qpm_first_one #(.N(Depth)) u_replay (
+    .bits_i (replay_match),
+    .any_o  (replay_any),
+    .idx_o  (replay_idx)
+  );
   assign free_any_o = free_any;
 
   // One RAM port: a park writes; otherwise the next replay is read out (one at a time).
@@ -76,18 +73,24 @@ module qpm_park_pool #(
     .wdata_i (park_req_i),
     .rdata_o (stage_req_o)
   );
+  // The staged request's register is kept beside its slot index: it starts the pipe's
+  // replay lookup (the register's way), so it comes from a flip-flop, not a Depth:1
+  // multiplexer (StageMshr_A: the same as the slot's).
+  logic [MshrW-1:0] stage_mshr_q;
   assign stage_valid_o = stage_valid_q;
-  assign stage_mshr_o  = p_mshr_q[stage_idx_q];
+  assign stage_mshr_o  = stage_mshr_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       stage_valid_q <= 1'b0;
       stage_idx_q   <= '0;
+      stage_mshr_q  <= '0;
     end else if (take_i) begin
       stage_valid_q <= 1'b0;
     end else if (stage_now) begin
       stage_valid_q <= 1'b1;
       stage_idx_q   <= replay_idx;
+      stage_mshr_q  <= p_mshr_q[replay_idx];
     end
   end
 
@@ -110,6 +113,11 @@ module qpm_park_pool #(
   `QPM_ASSERT_IMPL(ParkHasRoom_A, park_i, free_any)
   `QPM_ASSERT_IMPL(TakeStaged_A, take_i, stage_valid_q)
   // A staged replay stays offered, unchanged, until taken (it is read once).
+`ifndef SYNTHESIS
+  logic [MshrW-1:0] staged_slot_mshr;
+  assign staged_slot_mshr = p_mshr_q[stage_idx_q];
+  `QPM_ASSERT_IMPL(StageMshr_A, stage_valid_q, stage_mshr_q == staged_slot_mshr)
+`endif
   `QPM_ASSERT_NEXT(StageStable_A, stage_valid_q && !take_i, stage_valid_q && $stable(stage_idx_q))
 
 endmodule
