@@ -112,12 +112,13 @@ module qpm_park_pool #(
 
   `QPM_ASSERT_IMPL(ParkHasRoom_A, park_i, free_any)
   `QPM_ASSERT_IMPL(TakeStaged_A, take_i, stage_valid_q)
-  // A staged replay stays offered, unchanged, until taken (it is read once).
 `ifndef SYNTHESIS
+  // The kept register index is the staged slot's.
   logic [MshrW-1:0] staged_slot_mshr;
   assign staged_slot_mshr = p_mshr_q[stage_idx_q];
   `QPM_ASSERT_IMPL(StageMshr_A, stage_valid_q, stage_mshr_q == staged_slot_mshr)
 `endif
+  // A staged replay stays offered, unchanged, until taken (it is read once).
   `QPM_ASSERT_NEXT(StageStable_A, stage_valid_q && !take_i, stage_valid_q && $stable(stage_idx_q))
 
 endmodule
