@@ -10,7 +10,7 @@
 #   MSHRs 4, 8 .. 32            Sets 64, Ways 4                 (mshrs8 = default)
 #     (the cache needs max(Mshrs, WbDepth) + 1 AXI IDs: qpm_top widens the ID with them)
 #   MSHRs 64 only when named (--only mshrs64): its miss registers' all-pairs hazard
-#   compare makes it a 25-minute point on its own (docs/capacity.md), over the budget
+#   compare made it a 28-minute point on `large` (docs/capacity.md), over the budget
 # The default point goes into build/synth itself, with (unless --no-fpga) the
 # synth_xilinx count; the others go to build/synth/sweep/NAME. Then
 # scripts/synth_report.py writes build/synth/sweep.csv and build/synth/sweep.png and

@@ -125,7 +125,7 @@ class TransportModel {
   static constexpr size_t kBacklog = 16;       // operations a pair may queue before it starts more
   // Software and the pairs' upkeep visit a pair every kPollStride cycles (a quarter of the
   // pairs per cycle): a driver polls, it does not watch every clock, and visiting every QP
-  // in every cycle was a seventh of the checked model's time (docs/verification.md).
+  // in every cycle was a seventh of the checked model's time (docs/capacity.md).
   static constexpr size_t kPollStride = 4;
   static bool reads_memory(MsgClass c) { return c == MsgClass::Read || c == MsgClass::Atomic; }
 
