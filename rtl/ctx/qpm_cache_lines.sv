@@ -11,10 +11,10 @@
 // - valid and pinned: beside each way's tag in the tag RAMs (qpm_tag_copy, written by
 //   qpm_line_write), because every reader of a tag reads them too: the lookup gets its
 //   set's word with its request (look_match_i, look_valid_i, look_pinned_i), the victim
-//   decision and the scan with their read of the victim copy.
+//   decision and the scan with their read of the tags.
 // - dirty, held, PLRU and LRU: one RAM word per set (qpm_ram_2p with a bit mask), read
-//   only by the victim decision and the maintenance scan, a cycle ahead like the tags'
-//   victim copy (same read port, same cycles: rd_i from qpm_tag_views). Every change to
+//   only by the victim decision and the maintenance scan, a cycle ahead like the tags
+//   (same read port, same cycles: rd_i from qpm_tag_views). Every change to
 //   them is a masked write that sets some bits to constants (a touch writes the path to
 //   the way, a dirty or held bit its value), so none needs the old word. One write a
 //   cycle, in P1 of the pipe: P0 registers its update (a fill's, a maintenance
@@ -50,7 +50,7 @@ module qpm_cache_lines #(
   output logic [LineW-1:0]         look_line_o,
   output logic                     look_pinned_o,       // the hit line is pinned
   output logic [WayW:0]            look_pinned_in_set_o,
-  // the RAM's read (the victim copy of the tags reads the same set in the same cycle)
+  // the RAM's read (the tags are read for the same set in the same cycle)
   input  logic                     rd_i,
   input  logic [SetW-1:0]          rd_set_i,
   input  logic                     rd_scan_i,           // ... for the maintenance scan

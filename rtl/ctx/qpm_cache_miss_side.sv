@@ -1,6 +1,6 @@
 // qpm_cache_miss_side: the QP cache's lookup and misses (docs/qp-cache.md): the request
-// port with the lookup copy of the tags (qpm_cache_port), the tag side with the line
-// state, the victim copy and the victim choice (qpm_cache_tags), the miss registers
+// port whose entries carry their set's tags (qpm_cache_port), the tag side with the line
+// state, the one copy of the tags and the victim choice (qpm_cache_tags), the miss registers
 // (qpm_mshr_file) and the requests parked on them (qpm_park_pool). Wiring only; the
 // pipe and the memory side are qpm_cache_data_side, both under qpm_qpc_cache.
 module qpm_cache_miss_side #(
@@ -159,8 +159,11 @@ module qpm_cache_miss_side #(
   logic [Lines-1:0] f_owned, f_unfilled;
 `endif
   logic [Mshrs*SeqW-1:0] deq_seq;
+  logic [Mshrs-1:0]      line_empty, line_one;
   logic [SeqW-1:0] park_seq;
-  logic [Ways*EntW-1:0] port_tags;
+  logic [Ways*EntW-1:0] port_tags, port_ram_word;
+  logic                 port_ram_re, port_ram_fresh;
+  logic [SetW-1:0]      port_ram_set;
   logic [LwW-1:0] lw;
   logic lw_hold;
   logic pool_stage_valid, replay_ok;
@@ -224,7 +227,11 @@ module qpm_cache_miss_side #(
     .out_req_o   (port_req_o),
     .out_tags_o  (port_tags),
     .hold_i      (lw_hold),
-    .lw_i        (lw)
+    .lw_i        (lw),
+    .ram_re_o    (port_ram_re),
+    .ram_set_o   (port_ram_set),
+    .ram_fresh_i (port_ram_fresh),
+    .ram_word_i  (port_ram_word)
   );
 
   qpm_cache_tags #(
@@ -238,6 +245,10 @@ module qpm_cache_miss_side #(
     .trap_timeout_i       (trap_timeout_i),
     .look_qpn_i           (look_qpn_i),
     .look_port_tags_i     (port_tags),
+    .port_re_i            (port_ram_re),
+    .port_set_i           (port_ram_set),
+    .port_fresh_o         (port_ram_fresh),
+    .port_word_o          (port_ram_word),
     .look_replay_i        (stage_valid_o),
     .look_replay_way_i    (replay_way),
     .look_mark_i          (!stage_valid_o && mark_valid_i),
@@ -335,6 +346,8 @@ module qpm_cache_miss_side #(
     .deq_idx_i         (stage_mshr),
     .replaying_o       (replaying),
     .deq_seq_o         (deq_seq),
+    .line_empty_o      (line_empty),
+    .line_one_o        (line_one),
     .status_idx_i      (stage_mshr),
     .status_o          (replay_status_o),
     .status_fatal_o    (replay_fatal_o),
@@ -419,6 +432,8 @@ module qpm_cache_miss_side #(
     .park_seq_i    (park_seq),
     .replaying_i   (replaying),
     .deq_seq_i     (deq_seq),
+    .line_empty_i  (line_empty),
+    .line_one_i    (line_one),
     .stage_valid_o (pool_stage_valid),
     .stage_req_o   (pool_stage_req),
     .stage_mshr_o  (stage_mshr),

@@ -2,14 +2,14 @@
 // together the line state and the choice of a victim in one set:
 //
 //   qpm_cache_lines    dirty/held bits, PLRU and LRU order, the lookup's hit
-//   qpm_tag_views      the victim copy of the tags and valid/pinned bits in RAM, its
-//                      readers, the lookup's word
-//                      (the lookup copy is the request port's, qpm_cache_port)
+//   qpm_tag_views      the tags and valid/pinned bits in RAM (one copy), its readers
+//                      (the request port's entries among them, qpm_cache_port), the
+//                      lookup's word
 //   qpm_victim_select  the policy's choice among the set's eligible ways
 //   qpm_evict_trap     EVICT_POLICY TRAP: the same choice asked of software first
 //   qpm_victim_guard   a miss the pipe's writes keep from its victim drains the pipe
 //
-// A miss register's victim step (vict_step_i) reads its set: the tags' victim copy and
+// A miss register's victim step (vict_step_i) reads its set: the tags' copy and
 // the line state's RAM, in the cycle it is scheduled. In the next cycle (vict_take_i,
 // the register held out of the schedule) the set is at hand and the register decides:
 // the policy's choice among the eligible ways, then the take of that way if the pipe's
@@ -41,6 +41,11 @@ module qpm_cache_tags #(
   // its miss register's way, or a mark
   input  logic [QpnW-1:0]      look_qpn_i,
   input  logic [Ways*EntW-1:0] look_port_tags_i,
+  // the request port's reads of the tags (qpm_cache_port)
+  input  logic                 port_re_i,
+  input  logic [SetW-1:0]      port_set_i,
+  output logic                 port_fresh_o,
+  output logic [Ways*EntW-1:0] port_word_o,
   input  logic                 look_replay_i,
   input  logic [WayW-1:0]      look_replay_way_i,
   input  logic                 look_mark_i,
@@ -125,8 +130,8 @@ module qpm_cache_tags #(
   logic                       rd, rd_scan, scan_tag_ok, scan_busy;
   logic [SetW-1:0]            rd_set;
 
-  // Fills write both tag copies (the port's and the victim copy); a victim step reads
-  // the victim copy for the decision's victim QPN and trap question.
+  // The one tag copy: a victim step reads it for the decision's victim QPN and trap
+  // question, the request port for its entries' words.
   qpm_tag_views #(
     .Sets (Sets),
     .Ways (Ways)
@@ -151,6 +156,10 @@ module qpm_cache_tags #(
     .mark_valid_i      (mark_valid_i),
     .mark_qpn_i        (mark_qpn_i),
     .mark_ok_o         (mark_ok_o),
+    .port_re_i         (port_re_i),
+    .port_set_i        (port_set_i),
+    .port_fresh_o      (port_fresh_o),
+    .port_word_o       (port_word_o),
     .look_tag_i        (look_qpn_i[QpnW-1:SetW]),
     .look_replay_i     (look_replay_i),
     .look_replay_way_i (look_replay_way_i),

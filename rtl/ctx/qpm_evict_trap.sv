@@ -19,7 +19,7 @@
 // takes the hardware's choice at once (counted as a timeout).
 // The question is a valid/ready output held stable until taken; the answer port has no
 // ready (an answer is taken, used or dropped, in the cycle it arrives). The register
-// decides with its set read in the cycle before (qpm_cache_tags: the tags' victim copy
+// decides with its set read in the cycle before (qpm_cache_tags: the tags
 // and the line state's RAM), so the question is complete when claimed; it is raised the
 // cycle after the claim, and the timeout counts from then.
 `include "qpm_assert.svh"

@@ -6,7 +6,7 @@
 //   Dir -> [DirReq -> DirWait] -> Victim -> [WbRead] -> FillReq -> FillWait -> Replay
 // Dir looks the page up in the directory cache, else reads the entry; an unmapped page
 // replays at once (CtxUnmapped) and never takes a way, so a refusal evicts nothing (SPEC
-// §3.2, issue 27 item 6). Victim's step reads the set (the tags' victim copy and the
+// §3.2, issue 27 item 6). Victim's step reads the set (the tags and the
 // line state's RAM); in the next cycle, held out of the schedule, the register decides
 // with the set at hand: it chooses a way and reserves it, or stays in Victim to choose
 // again (qpm_cache_tags). A dirty victim (its QPN from the tags read) goes on to
@@ -74,6 +74,8 @@ module qpm_mshr_file #(
   // the park pool's view
   output logic [Mshrs-1:0]        replaying_o,
   output logic [Mshrs*SeqW-1:0]   deq_seq_o,
+  output logic [Mshrs-1:0]        line_empty_o,    // nothing parked waits (enq = deq) ...
+  output logic [Mshrs-1:0]        line_one_o,      // ... one waits (enq = deq + 1)
   input  logic [MshrW-1:0]        status_idx_i,
   output qpm_pkg::ctx_status_e    status_o,        // of register status_idx_i
   output logic                    status_fatal_o,  // ... whose QPC read failed first
@@ -303,6 +305,8 @@ module qpm_mshr_file #(
   for (genvar g = 0; g < Mshrs; g++) begin : gen_view
     assign replaying_o[g]              = m_replay[g];
     assign deq_seq_o[g*SeqW +: SeqW]   = m_deq_q[g];
+    assign line_empty_o[g]             = m_enq_q[g] == m_deq_q[g];
+    assign line_one_o[g]               = m_enq_q[g] == m_deq_q[g] + SeqW'(1);
   end
 
   // ---- the walk's directory cache and each register's hint (qpm_mshr_dir_hint)

@@ -15,6 +15,11 @@
 // victim read out this cycle is in last cycle's WbRead compare, and in the write-back
 // buffer's from the next cycle on). A register whose hazard is a given-up entry only
 // (ret_o) takes its fill from that entry (qpm_wb_buffer, docs/qp-cache.md section 20).
+// A victim not yet read out is found the same way: at a register's allocation, its QPN
+// against the registers' victims (the register whose victim it is took that line before
+// the miss, while the QPN was cached), and the register keeps that one index until the
+// victim is read out: Mshrs compares and a Mshrs:1 bit per register, not Mshrs x Mshrs
+// QPN compares every cycle (issue 26: 64 miss registers).
 //
 // Pages: MAP/UNMAP_PAGE start only when no register works on a QPN of their page
 // (page_busy_o, for the pipe's request), and while one runs (lock_i) a register of that
@@ -154,6 +159,7 @@ module qpm_mshr_match #(
   // The entry a victim read out last cycle went into (a new one, or the announced entry
   // a take-back swapped it into: named by index, not by a rising pending bit).
   logic [WbDepth-1:0] pend_new, alloc_match;
+  logic [Mshrs-1:0]   alloc_vmatch;
   logic               new_victim_q;
   logic [QpnW-1:0]    new_qpn_q;
   logic [WbW-1:0]     new_idx_q;
@@ -162,6 +168,9 @@ module qpm_mshr_match #(
   assign pend_new = WbDepth'(1) << new_idx_q;
   for (genvar e = 0; e < WbDepth; e++) begin : gen_alloc_match
     assign alloc_match[e] = wb_pend_i[e] && wb_pend_qpn_i[e*QpnW +: QpnW] == alloc_qpn_i;
+  end
+  for (genvar v = 0; v < Mshrs; v++) begin : gen_alloc_vmatch
+    assign alloc_vmatch[v] = victim_out_i[v] && vqpn_i[v*QpnW +: QpnW] == alloc_qpn_i;
   end
 
   // A register allocated in a cycle starts its mask in the next (fresh_q): the entries
@@ -174,6 +183,23 @@ module qpm_mshr_match #(
   logic [WbDepth-1:0] fresh_mask_q;
   logic [WbDepth-1:0] mask_base [Mshrs];
   logic [Mshrs-1:0]   hazard, hazard_q, ret, ret_q;
+  // The victim a register waits on: at most one register has it (a taken line is no
+  // longer valid), so its index (a first-one tree over the allocation's compares).
+  logic [Mshrs-1:0]   fresh_vmatch_q, vwait, vwait_q;
+  logic               fresh_vany;
+  logic [MshrW-1:0]   fresh_vidx;
+  logic [MshrW-1:0]   vwait_idx [Mshrs];
+  logic [MshrW-1:0]   vwait_idx_q [Mshrs];
+  qpm_first_one #(.N(Mshrs)) u_fresh_v (
+    .bits_i (fresh_vmatch_q),
+    .any_o  (fresh_vany),
+    .idx_o  (fresh_vidx)
+  );
+  for (genvar m = 0; m < Mshrs; m++) begin : gen_vwait
+    assign vwait_idx[m] = fresh_q[m] ? fresh_vidx : vwait_idx_q[m];
+    assign vwait[m]     = busy_i[m] && (fresh_q[m] ? fresh_vany : vwait_q[m])
+                          && victim_out_i[vwait_idx[m]];
+  end
   always_comb begin
     for (int unsigned m = 0; m < Mshrs; m++) begin
       mask_base[m] = fresh_q[m] ? fresh_mask_q : mask_q[m];
@@ -186,9 +212,7 @@ module qpm_mshr_match #(
       end
       hazard[m] = mask_d[m] != '0;
       ret[m]    = (mask_d[m] & wb_gu_i) != '0 && (mask_d[m] & ~wb_gu_i) == '0;
-      for (int unsigned v = 0; v < Mshrs; v++) begin
-        if (victim_out_i[v] && vqpn_i[v*QpnW +: QpnW] == qpn_i[m*QpnW +: QpnW]) hazard[m] = 1'b1;
-      end
+      if (vwait[m]) hazard[m] = 1'b1;
     end
   end
 
@@ -198,6 +222,8 @@ module qpm_mshr_match #(
       ret_q        <= '0;
       fresh_q      <= '0;
       fresh_mask_q <= '0;
+      fresh_vmatch_q <= '0;
+      vwait_q      <= '0;
       new_victim_q <= 1'b0;
       new_qpn_q    <= '0;
       new_idx_q    <= '0;
@@ -207,11 +233,16 @@ module qpm_mshr_match #(
       ret_q        <= ret;
       fresh_q      <= alloc_i ? Mshrs'(1) << alloc_idx_i : '0;
       fresh_mask_q <= alloc_match;
+      fresh_vmatch_q <= alloc_vmatch;
+      vwait_q      <= vwait;
       new_victim_q <= wbread_i;
       new_qpn_q    <= wbread_qpn_i;
       new_idx_q    <= wbread_wb_idx_i;
       for (int unsigned m = 0; m < Mshrs; m++) mask_q[m] <= mask_d[m];
     end
+  end
+  always_ff @(posedge clk_i) begin
+    for (int unsigned m = 0; m < Mshrs; m++) vwait_idx_q[m] <= vwait_idx[m];
   end
   assign wb_hazard_o = hazard_q;
   assign ret_o       = ret_q;
@@ -243,5 +274,20 @@ module qpm_mshr_match #(
     end
   end
   `QPM_ASSERT(OneRegisterPerQpn_A, !two_on_one_qpn)
+
+`ifndef SYNTHESIS
+  // The victim a register waits on is the all-pairs compare it replaces, both ways.
+  logic [Mshrs-1:0] vcompare;
+  always_comb begin
+    for (int unsigned m = 0; m < Mshrs; m++) begin
+      vcompare[m] = 1'b0;
+      for (int unsigned v = 0; v < Mshrs; v++) begin
+        if (busy_i[m] && victim_out_i[v] && vqpn_i[v*QpnW +: QpnW] == qpn_i[m*QpnW +: QpnW])
+          vcompare[m] = 1'b1;
+      end
+    end
+  end
+  `QPM_ASSERT(VictimWaitIsCompare_A, vwait == vcompare)
+`endif
 
 endmodule

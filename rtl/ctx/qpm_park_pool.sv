@@ -7,6 +7,14 @@
 // takes it (take_i) before any new request. The staged request stays offered, unchanged,
 // until it is taken. The requests themselves (a write carries a whole QPC) live in a RAM;
 // only the small bookkeeping is in flops.
+//
+// Whether a slot holds its register's next place in line is a flip-flop per slot
+// (next_q), not a compare with its register's dequeue count through a Mshrs:1
+// multiplexer per slot (183 k GE at 64 miss registers): a register's count moves only
+// when its staged replay is taken (qpm_qpc_pipe: deq_o is take_o), so the slot after the
+// taken one learns it from that take (a compare per slot with one broadcast register and
+// place), and a slot parked learns it from its register's count at the park (one
+// multiplexer). NextIsCompare_A checks it against the compare it replaces.
 `include "qpm_assert.svh"
 
 module qpm_park_pool #(
@@ -28,6 +36,8 @@ module qpm_park_pool #(
   // which registers replay, and whose turn it is in each
   input  logic [Mshrs-1:0]      replaying_i,
   input  logic [Mshrs*SeqW-1:0] deq_seq_i,
+  input  logic [Mshrs-1:0]      line_empty_i,  // the register's count is its next park's
+  input  logic [Mshrs-1:0]      line_one_i,    // ... once its staged replay is taken
   // the staged replay
   output logic                  stage_valid_o,
   output logic [ReqW-1:0]       stage_req_o,
@@ -38,6 +48,7 @@ module qpm_park_pool #(
   logic [Depth-1:0] p_valid_q;
   logic [MshrW-1:0] p_mshr_q [Depth];
   logic [SeqW-1:0]  p_seq_q  [Depth];
+  logic [Depth-1:0] next_q;
   logic             stage_valid_q;
   logic [IdxW-1:0]  stage_idx_q;
 
@@ -48,8 +59,7 @@ module qpm_park_pool #(
   logic [IdxW-1:0] free_idx, replay_idx;
   logic [Depth-1:0] replay_match;
   for (genvar g = 0; g < Depth; g++) begin : gen_match
-    assign replay_match[g] = p_valid_q[g] && replaying_i[p_mshr_q[g]]
-                          && p_seq_q[g] == deq_seq_i[32'(p_mshr_q[g]) * SeqW +: SeqW];
+    assign replay_match[g] = p_valid_q[g] && next_q[g] && replaying_i[p_mshr_q[g]];
   end
   qpm_first_one #(.N(Depth)) u_free (.bits_i(~p_valid_q), .any_o(free_any), .idx_o(free_idx));
   qpm_first_one #(.N(Depth)) u_replay (
@@ -77,6 +87,7 @@ module qpm_park_pool #(
   // replay lookup (the register's way), so it comes from a flip-flop, not a Depth:1
   // multiplexer (StageMshr_A: the same as the slot's).
   logic [MshrW-1:0] stage_mshr_q;
+  logic [SeqW-1:0]  stage_seq_q;
   assign stage_valid_o = stage_valid_q;
   assign stage_mshr_o  = stage_mshr_q;
 
@@ -85,13 +96,34 @@ module qpm_park_pool #(
       stage_valid_q <= 1'b0;
       stage_idx_q   <= '0;
       stage_mshr_q  <= '0;
+      stage_seq_q   <= '0;
     end else if (take_i) begin
       stage_valid_q <= 1'b0;
     end else if (stage_now) begin
       stage_valid_q <= 1'b1;
       stage_idx_q   <= replay_idx;
       stage_mshr_q  <= p_mshr_q[replay_idx];
+      stage_seq_q   <= p_seq_q[replay_idx];
     end
+  end
+
+  // A parked request is next when its place (its register's parked count) is its
+  // register's dequeue count, which a take of that register's staged replay moves on in
+  // this very cycle: the register's own compares (line_empty_i, line_one_i), chosen by
+  // the park's register and then by the take, which comes late (the pipe's decision),
+  // here and for the slot after the staged one (succ, from flip-flops).
+  logic             park_next_cnt, park_next_succ;
+  logic [Depth-1:0] succ, next_d;
+  assign park_next_cnt  = line_empty_i[park_mshr_i];
+  assign park_next_succ = line_one_i[park_mshr_i];
+  for (genvar g = 0; g < Depth; g++) begin : gen_next
+    logic here, with_take, without_take;
+    assign here         = park_i && free_idx == IdxW'(g);
+    assign succ[g]      = p_mshr_q[g] == stage_mshr_q && p_seq_q[g] == stage_seq_q + SeqW'(1);
+    assign with_take    = here ? (stage_mshr_q == park_mshr_i ? park_next_succ : park_next_cnt)
+                               : next_q[g] || succ[g];
+    assign without_take = here ? park_next_cnt : next_q[g];
+    assign next_d[g]    = take_i ? with_take : without_take;
   end
 
   for (genvar g = 0; g < Depth; g++) begin : gen_entry
@@ -100,12 +132,16 @@ module qpm_park_pool #(
         p_valid_q[g] <= 1'b0;
         p_mshr_q[g]  <= '0;
         p_seq_q[g]   <= '0;
-      end else if (park_i && free_idx == IdxW'(g)) begin
-        p_valid_q[g] <= 1'b1;
-        p_mshr_q[g]  <= park_mshr_i;
-        p_seq_q[g]   <= park_seq_i;
-      end else if (take_i && stage_idx_q == IdxW'(g)) begin
-        p_valid_q[g] <= 1'b0;
+        next_q[g]    <= 1'b0;
+      end else begin
+        next_q[g]    <= next_d[g];
+        if (park_i && free_idx == IdxW'(g)) begin
+          p_valid_q[g] <= 1'b1;
+          p_mshr_q[g]  <= park_mshr_i;
+          p_seq_q[g]   <= park_seq_i;
+        end else if (take_i && stage_idx_q == IdxW'(g)) begin
+          p_valid_q[g] <= 1'b0;
+        end
       end
     end
   end
@@ -117,6 +153,17 @@ module qpm_park_pool #(
   logic [MshrW-1:0] staged_slot_mshr;
   assign staged_slot_mshr = p_mshr_q[stage_idx_q];
   `QPM_ASSERT_IMPL(StageMshr_A, stage_valid_q, stage_mshr_q == staged_slot_mshr)
+  // A slot is next exactly when its place is its register's count; a take is of the
+  // register's next place.
+  logic [Depth-1:0] next_compare;
+  for (genvar g = 0; g < Depth; g++) begin : gen_next_check
+    assign next_compare[g] = p_seq_q[g] == deq_seq_i[32'(p_mshr_q[g]) * SeqW +: SeqW];
+  end
+  `QPM_ASSERT(NextIsCompare_A, (next_q & p_valid_q) == (next_compare & p_valid_q))
+  `QPM_ASSERT_IMPL(TakeIsNext_A, take_i,
+                   stage_seq_q == deq_seq_i[32'(stage_mshr_q) * SeqW +: SeqW])
+  `QPM_ASSERT_IMPL(ParkIsCount_A, park_i, park_next_cnt
+                   == (park_seq_i == deq_seq_i[32'(park_mshr_i) * SeqW +: SeqW]))
 `endif
   // A staged replay stays offered, unchanged, until taken (it is read once).
   `QPM_ASSERT_NEXT(StageStable_A, stage_valid_q && !take_i, stage_valid_q && $stable(stage_idx_q))

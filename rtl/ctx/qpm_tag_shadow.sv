@@ -3,9 +3,9 @@
 // It keeps every line's tag, valid and pinned bits in flip-flops, updated from the
 // events themselves (a fill, a pin bit, a miss register's take, a maintenance drop: what
 // the flip-flops held before the bits moved to RAM), not from qpm_line_write's bundle,
-// and checks what each reader of the RAM copies uses against them: the pipe's lookup
+// and checks what each reader of the tag RAM uses against them: the pipe's lookup
 // (the request port's words and their bypass, the mark's and the replay's words), the
-// victim copy's word the cycle after a read, and the maintenance scan's line. The cache
+// step's word the cycle after a read, and the maintenance scan's line. The cache
 // proofs' unique-tag and pin-capacity properties read it too (P_UNIQUE_TAG, P_PIN_CAP).
 `include "qpm_assert.svh"
 
@@ -37,7 +37,7 @@ module qpm_tag_shadow #(
   input  logic [LineW-1:0]     look_line_i,
   input  logic                 look_pinned_i,
   input  logic [WayW:0]        look_pinned_in_set_i,
-  input  logic                 step_read_i,     // the victim copy read this set ...
+  input  logic                 step_read_i,     // the tags were read for this set ...
   input  logic [SetW-1:0]      step_set_i,
   input  logic [Ways*EntW-1:0] step_word_i,     // ... and returns this the cycle after
   input  logic                 scan_ok_i,
@@ -97,7 +97,7 @@ module qpm_tag_shadow #(
     end
   end
 
-  // The victim copy's word: every line's valid bit, a valid line's pinned bit, and the
+  // The step's word: every line's valid bit, a valid line's pinned bit, and the
   // tag of every line written since reset (the others hold what the RAM held at
   // power-up, and are invalid).
   logic step_word_ok;

@@ -1,15 +1,19 @@
-// qpm_tag_views: the victim copy of the QP cache's tags and line bits (qpm_tag_copy) and
-// what reads it (docs/qp-cache.md section 19, "Tags and line bits in RAM"), and the
+// qpm_tag_views: the QP cache's one copy of the tags and line bits in RAM (qpm_tag_copy)
+// and what reads it (docs/qp-cache.md section 19, "Tags and line bits in RAM"), and the
 // pipe's lookup word.
 //
 // One read a cycle, in this order: a miss register's victim step (for its decision in
 // the next cycle: the victim's QPN and line bits, the trap question's tags:
 // step_word_o), the staged replay's set, the write-back buffer's mark, the maintenance
-// scan. The line state's RAM (qpm_cache_lines) is read in the same cycles, for the same
-// set (rd_o), for the step and the scan. The replay, the mark and the scan each keep the
-// word of their set, applying every later line write, and read again when their set or
-// QPN changes. One that lost the port to a step has it in the next cycle: owed_o (a
-// register) keeps the miss registers' victim steps back then.
+// scan, and last the request port's entry (qpm_cache_port: port_word_o, with
+// port_fresh_o, a register, in the next cycle). The line state's RAM (qpm_cache_lines) is
+// read in the same cycles, for the same set (rd_o), for the step and the scan. The
+// replay, the mark and the scan each keep the word of their set, applying every later
+// line write, and read again when their set or QPN changes. Whoever lost the read is
+// owed it: owed_o (a register) keeps the miss registers' victim steps back in the next
+// cycle, and an owed port goes before the replay, the mark and the scan. So the port
+// waits at most a cycle for a read, and they at most two; a stream of hits, which reads
+// nothing here but the port's words, loses no cycle.
 //
 // The lookup: a port request decides with the word its entry of the request port carries
 // (qpm_cache_port), a mark with the mark's word, a replay with the replay's word (its
@@ -57,6 +61,11 @@ module qpm_tag_views #(
   input  logic                 mark_valid_i,
   input  logic [QpnW-1:0]      mark_qpn_i,
   output logic                 mark_ok_o,       // registered: the mark's word is at hand
+  // the request port's entry (qpm_cache_port): last in the order, first when owed
+  input  logic                 port_re_i,
+  input  logic [SetW-1:0]      port_set_i,
+  output logic                 port_fresh_o,    // registered: port_word_o is its read
+  output logic [Ways*EntW-1:0] port_word_o,
   // the pipe's lookup
   input  logic [TagW-1:0]      look_tag_i,
   input  logic                 look_replay_i,
@@ -79,6 +88,7 @@ module qpm_tag_views #(
   logic                 mark_ok_q, mark_rd_q, scan_valid_q, scan_rd_q, owed_q;
   logic                 rp_valid_q, rp_rd_q;
   logic                 mark_want, scan_want, rp_want, mark_go, scan_go, rp_go;
+  logic                 port_go, port_owed_q, port_fresh_q;
 
 `include "qpm_line_write.svh"
 
@@ -140,20 +150,24 @@ module qpm_tag_views #(
   assign rp_want     = replay_want_i && !rp_same && !rp_rd_q;
   assign mark_want   = mark_valid_i && !mark_ok_o && !mark_rd_q;
   assign scan_want   = scan_want_i && !scan_ok_o && !scan_rd_q;
-  assign rp_go       = rp_want && !step_read_i;
-  assign mark_go     = mark_want && !step_read_i && !rp_want;
-  assign scan_go     = scan_want && !step_read_i && !rp_want && !mark_want;
+  // An owed port goes first (the steps are kept back by owed_o then).
+  assign rp_go       = rp_want && !step_read_i && !port_owed_q;
+  assign mark_go     = mark_want && !step_read_i && !rp_want && !port_owed_q;
+  assign scan_go     = scan_want && !step_read_i && !rp_want && !mark_want && !port_owed_q;
+  assign port_go     = port_re_i && !step_read_i && !rp_go && !mark_go && !scan_go;
 
-  qpm_tag_copy #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_victim_tags (
+  qpm_tag_copy #(.Sets(Sets), .Ways(Ways), .TagW(TagW)) u_tags (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .re_i   (step_read_i || rp_go || mark_go || scan_go),
+    .re_i   (step_read_i || rp_go || mark_go || scan_go || port_go),
     .rset_i (step_read_i ? step_set_i : rp_go ? replay_set_i
-             : mark_go ? mark_qpn_i[SetW-1:0] : scan_set),
+             : mark_go ? mark_qpn_i[SetW-1:0] : scan_go ? scan_set : port_set_i),
     .lw_i   (lw_i),
     .word_o (word)
   );
-  assign step_word_o = word;
+  assign step_word_o  = word;
+  assign port_word_o  = word;
+  assign port_fresh_o = port_fresh_q;
   assign rd_o        = step_read_i || scan_go;
   assign rd_set_o    = step_read_i ? step_set_i : scan_set;
   assign rd_scan_o   = scan_go;
@@ -187,6 +201,8 @@ module qpm_tag_views #(
       scan_valid_q  <= 1'b0;
       scan_rd_q     <= 1'b0;
       owed_q        <= 1'b0;
+      port_owed_q   <= 1'b0;
+      port_fresh_q  <= 1'b0;
       rp_set_q      <= '0;
       rp_rd_set_q   <= '0;
       mark_qpn_q    <= '0;
@@ -197,7 +213,9 @@ module qpm_tag_views #(
       mark_word_q   <= '0;
       scan_word_q   <= '0;
     end else begin
-      owed_q      <= (rp_want || mark_want || scan_want) && step_read_i;
+      owed_q      <= (rp_want || mark_want || scan_want) && (step_read_i || port_owed_q);
+      port_owed_q <= port_re_i && !port_go;
+      port_fresh_q <= port_go;
       rp_rd_q     <= rp_go;
       mark_rd_q   <= mark_go;
       scan_rd_q   <= scan_go;
@@ -219,7 +237,7 @@ module qpm_tag_views #(
       end
     end
   end
-  assign owed_o = owed_q;
+  assign owed_o = owed_q || port_owed_q;
 
   logic [WayW-1:0] scan_way;
   assign scan_way     = scan_line_i[WayW-1:0];
@@ -240,8 +258,10 @@ module qpm_tag_views #(
   end
 
 `ifndef SYNTHESIS
-  // The victim steps keep off the copy in a cycle a replay, mark or scan is owed it.
-  `QPM_ASSERT_IMPL(OwedPortFree_A, owed_q, !step_read_i)
+  // The victim steps keep off the copy in a cycle a replay, mark, scan or the port is
+  // owed it, and an owed port reads.
+  `QPM_ASSERT_IMPL(OwedPortFree_A, owed_o, !step_read_i)
+  `QPM_ASSERT_IMPL(OwedPortReads_A, port_owed_q && port_re_i, port_go)
   // The flag is the compare it replaces.
   `QPM_ASSERT_IMPL(MarkOkIsItsQpn_A, mark_ok_q && mark_valid_i, mark_qpn_q == mark_qpn_i)
   `QPM_ASSERT_IMPL(ReplayOkIsItsSet_A, replay_ok_o, rp_same)
