@@ -9,6 +9,7 @@ rtl/common/qpm_hold_reg.sv
 rtl/common/qpm_plru_tree.sv
 rtl/common/qpm_mux_tree.sv
 rtl/common/qpm_first_one.sv
+rtl/common/qpm_popcount.sv
 rtl/common/qpm_rr_arbiter.sv
 rtl/common/qpm_updown_count.sv
 rtl/common/qpm_reset_sweep.sv

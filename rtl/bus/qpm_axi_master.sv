@@ -169,7 +169,9 @@ module qpm_axi_master #(
     .wmask_i ('1)
   );
 
-  // The word of a one-beat read, picked from its byte lanes.
+  // The word of a one-beat read, picked from its byte lanes. The beat's ID state is an
+  // OR of one-hot terms (rid_hit), which synthesis balances into a log-deep tree; a
+  // priority chain of ifs over the IDs was 73 levels at 64 miss registers.
   logic [255:0] r_beat;
   logic [1:0]   r_lane;
   logic         r_word, r_err_so_far;
@@ -178,11 +180,9 @@ module qpm_axi_master #(
     r_word       = 1'b0;
     r_err_so_far = 1'b0;
     for (int unsigned i = 0; i < NumIds; i++) begin
-      if (rid_hit[i]) begin
-        r_lane       = rd_lane_q[i];
-        r_word       = rd_word_q[i];
-        r_err_so_far = rd_error_q[i];
-      end
+      r_lane       = r_lane | (rd_lane_q[i] & {2{rid_hit[i]}});
+      r_word       = r_word | (rd_word_q[i] & rid_hit[i]);
+      r_err_so_far = r_err_so_far | (rd_error_q[i] & rid_hit[i]);
     end
     r_beat = m_axi_rdata_i;
   end

@@ -106,14 +106,11 @@ module qpm_mshr_sched #(
   assign sched_any_o = pick_any_q && can[pick_q];
   assign sched_o     = pick_q;
 
+  // The buffer entries promised: one per register in WbRead that writes its victim back
+  // (an adder tree, log2(Mshrs) deep).
   localparam int unsigned PromW = $clog2(Mshrs + 1);
   logic [PromW-1:0] promised;
-  always_comb begin
-    promised = '0;
-    for (int unsigned m = 0; m < Mshrs; m++) begin
-      promised += PromW'(in_wbread_i[m] && !ret_i[m]);
-    end
-  end
+  qpm_popcount #(.N(Mshrs)) u_promised (.bits_i(in_wbread_i & ~ret_i), .count_o(promised));
   assign take_room_o  = !(vict_valid_i && vict_dirty_i) || ret_i[take_idx_i]
                      || 32'(wb_free_cnt_i) > 32'(promised);
   // (an entry for the register that may take a dirty victim this very cycle)
