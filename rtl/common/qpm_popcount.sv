@@ -12,8 +12,9 @@ module qpm_popcount #(
 
   localparam int unsigned Leaves = (N > 1) ? 1 << $clog2(N) : 1;
 
-  // A heap: node 1 is the root (the vector starts there), node n's children are 2n and 2n + 1, the leaves are
-  // Leaves .. 2 Leaves - 1 (split_var: each node is its own variable to the simulator).
+  // A heap: node 1 is the root (the vector starts there), node n's children are 2n and
+  // 2n + 1, the leaves are Leaves .. 2 Leaves - 1 (split_var: each node is its own
+  // variable to the simulator).
   logic [2*Leaves*CntW-1:CntW] node /*verilator split_var*/;
 
   for (genvar n = 0; n < Leaves; n++) begin : gen_leaf
