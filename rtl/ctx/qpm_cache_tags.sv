@@ -310,7 +310,7 @@ module qpm_cache_tags #(
   assign vict_dirty_o = set_dirty[vict_way_o];
 
 `ifndef SYNTHESIS
-  // The tags and line bits in flip-flops beside the RAM copies, for the checks only.
+  // The tags and line bits in flip-flops beside the RAM, for the checks only.
   qpm_tag_shadow #(
     .Sets (Sets),
     .Ways (Ways)

@@ -1,5 +1,5 @@
 // qpm_line_write: the QP cache's writes to its tags and line bits in RAM (docs/qp-cache.md
-// section 19, "Tags and line bits in RAM"), as the bundle every copy and kept word
+// section 19, "Tags and line bits in RAM"), as the bundle the tag copy and every kept word
 // applies (qpm_line_write.svh), and the reset sweep that clears the valid bits (a RAM is
 // not reset).
 //

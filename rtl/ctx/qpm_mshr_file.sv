@@ -344,9 +344,9 @@ module qpm_mshr_file #(
     assign in_dirreq[g]  = m_state_q[g] == qpm_pipe_pkg::MDirReq;
     assign in_fillreq[g] = m_state_q[g] == qpm_pipe_pkg::MFillReq;
     // A register deciding on its victim is not scheduled; nor are the victim steps while
-    // a mark or the maintenance scan is owed the tag RAM's read (qpm_tag_views), or while
-    // a register decides (its take would change the ways the step's set has owned:
-    // qpm_mshr_match registers them at the step).
+    // a replay, a mark, the scan or the request port is owed the tag RAM's read
+    // (qpm_tag_views), or while a register decides (its take would change the ways the
+    // step's set has owned: qpm_mshr_match registers them at the step).
     assign hold[g]       = (dec_q && dec_idx_q == MshrW'(g)) || (vict_owed_i && in_victim[g])
                         || (dec_q && in_victim[g]);
   end

@@ -12,8 +12,9 @@
 // line write, and read again when their set or QPN changes. Whoever lost the read is
 // owed it: owed_o (a register) keeps the miss registers' victim steps back in the next
 // cycle, and an owed port goes before the replay, the mark and the scan. So the port
-// waits at most a cycle for a read, and they at most two; a stream of hits, which reads
-// nothing here but the port's words, loses no cycle.
+// waits at most a cycle for a read, and a replay, mark or scan a few (each loses only
+// to a step, the owed port or one of the others, each wanting one read); a stream of
+// hits, which reads nothing here but the port's words, loses no cycle.
 //
 // The lookup: a port request decides with the word its entry of the request port carries
 // (qpm_cache_port), a mark with the mark's word, a replay with the replay's word (its
