@@ -159,7 +159,7 @@ module qpm_cache_miss_side #(
   logic [Lines-1:0] f_owned, f_unfilled;
 `endif
   logic [Mshrs*SeqW-1:0] deq_seq;
-  logic [Mshrs-1:0]      line_empty, line_one;
+  logic [Mshrs-1:0]      line_empty;
   logic [SeqW-1:0] park_seq;
   logic [Ways*EntW-1:0] port_tags, port_ram_word;
   logic                 port_ram_re, port_ram_fresh;
@@ -347,7 +347,6 @@ module qpm_cache_miss_side #(
     .replaying_o       (replaying),
     .deq_seq_o         (deq_seq),
     .line_empty_o      (line_empty),
-    .line_one_o        (line_one),
     .status_idx_i      (stage_mshr),
     .status_o          (replay_status_o),
     .status_fatal_o    (replay_fatal_o),
@@ -433,7 +432,6 @@ module qpm_cache_miss_side #(
     .replaying_i   (replaying),
     .deq_seq_i     (deq_seq),
     .line_empty_i  (line_empty),
-    .line_one_i    (line_one),
     .stage_valid_o (pool_stage_valid),
     .stage_req_o   (pool_stage_req),
     .stage_mshr_o  (stage_mshr),

@@ -74,8 +74,7 @@ module qpm_mshr_file #(
   // the park pool's view
   output logic [Mshrs-1:0]        replaying_o,
   output logic [Mshrs*SeqW-1:0]   deq_seq_o,
-  output logic [Mshrs-1:0]        line_empty_o,    // nothing parked waits (enq = deq) ...
-  output logic [Mshrs-1:0]        line_one_o,      // ... one waits (enq = deq + 1)
+  output logic [Mshrs-1:0]        line_empty_o,    // nothing parked waits (enq = deq)
   input  logic [MshrW-1:0]        status_idx_i,
   output qpm_pkg::ctx_status_e    status_o,        // of register status_idx_i
   output logic                    status_fatal_o,  // ... whose QPC read failed first
@@ -306,7 +305,6 @@ module qpm_mshr_file #(
     assign replaying_o[g]              = m_replay[g];
     assign deq_seq_o[g*SeqW +: SeqW]   = m_deq_q[g];
     assign line_empty_o[g]             = m_enq_q[g] == m_deq_q[g];
-    assign line_one_o[g]               = m_enq_q[g] == m_deq_q[g] + SeqW'(1);
   end
 
   // ---- the walk's directory cache and each register's hint (qpm_mshr_dir_hint)

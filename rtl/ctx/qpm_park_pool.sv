@@ -37,7 +37,6 @@ module qpm_park_pool #(
   input  logic [Mshrs-1:0]      replaying_i,
   input  logic [Mshrs*SeqW-1:0] deq_seq_i,
   input  logic [Mshrs-1:0]      line_empty_i,  // the register's count is its next park's
-  input  logic [Mshrs-1:0]      line_one_i,    // ... once its staged replay is taken
   // the staged replay
   output logic                  stage_valid_o,
   output logic [ReqW-1:0]       stage_req_o,
@@ -108,20 +107,20 @@ module qpm_park_pool #(
   end
 
   // A parked request is next when its place (its register's parked count) is its
-  // register's dequeue count, which a take of that register's staged replay moves on in
-  // this very cycle: the register's own compares (line_empty_i, line_one_i), chosen by
-  // the park's register and then by the take, which comes late (the pipe's decision),
-  // here and for the slot after the staged one (succ, from flip-flops).
-  logic             park_next_cnt, park_next_succ;
+  // register's dequeue count: the register's own compare (line_empty_i), chosen by the
+  // park's register. No park is on the register whose staged replay is taken in that
+  // cycle (ParkNotOnTake_A: a merge parks a port request, and a replay that misses again
+  // parks on a new register), so that take does not move the count the park reads. The
+  // take comes late (the pipe's decision) and only chooses, for the slot after the
+  // staged one (succ, from flip-flops).
+  logic             park_next_cnt;
   logic [Depth-1:0] succ, next_d;
   assign park_next_cnt  = line_empty_i[park_mshr_i];
-  assign park_next_succ = line_one_i[park_mshr_i];
   for (genvar g = 0; g < Depth; g++) begin : gen_next
     logic here, with_take, without_take;
     assign here         = park_i && free_idx == IdxW'(g);
     assign succ[g]      = p_mshr_q[g] == stage_mshr_q && p_seq_q[g] == stage_seq_q + SeqW'(1);
-    assign with_take    = here ? (stage_mshr_q == park_mshr_i ? park_next_succ : park_next_cnt)
-                               : next_q[g] || succ[g];
+    assign with_take    = here ? park_next_cnt : next_q[g] || succ[g];
     assign without_take = here ? park_next_cnt : next_q[g];
     assign next_d[g]    = take_i ? with_take : without_take;
   end
@@ -162,6 +161,7 @@ module qpm_park_pool #(
   `QPM_ASSERT(NextIsCompare_A, (next_q & p_valid_q) == (next_compare & p_valid_q))
   `QPM_ASSERT_IMPL(TakeIsNext_A, take_i,
                    stage_seq_q == deq_seq_i[32'(stage_mshr_q) * SeqW +: SeqW])
+  `QPM_ASSERT_IMPL(ParkNotOnTake_A, park_i && take_i, park_mshr_i != stage_mshr_q)
   `QPM_ASSERT_IMPL(ParkIsCount_A, park_i, park_next_cnt
                    == (park_seq_i == deq_seq_i[32'(park_mshr_i) * SeqW +: SeqW]))
 `endif
