@@ -41,6 +41,8 @@ rtl/ctx/qpm_mark_gate.sv
 rtl/ctx/qpm_tag_shadow.sv
 rtl/ctx/qpm_state_shadow.sv
 rtl/ctx/qpm_cache_port.sv
+rtl/ctx/qpm_defer_queue.sv
+rtl/ctx/qpm_parking_port.sv
 rtl/ctx/qpm_victim_select.sv
 rtl/ctx/qpm_evict_trap.sv
 rtl/ctx/qpm_victim_guard.sv

@@ -52,6 +52,8 @@ BLOCK_LABELS = {
     "qpm_cache_miss_side": "QP cache: lookup and misses (wiring: port, tags, miss registers, park pool)",
     "qpm_cache_data_side": "QP cache: pipe and memory side (wiring)",
     "qpm_cache_port": "QP cache: request port (spill register, entries with their set's tags)",
+    "qpm_defer_queue": "QP cache: deferred port requests (the parking port's queue)",
+    "qpm_parking_port": "QP cache: parking port (wiring: request port and deferred requests)",
     "qpm_tag_views": "QP cache: the tags in RAM (one copy), its readers, the lookup's match",
     "qpm_mark_gate": "QP cache: when the write-back buffer's mark enters the pipe",
     "qpm_lw_keep": "QP cache: line writes for kept tag words (write B a cycle later)",

@@ -1609,3 +1609,77 @@ TEST_CASE("cache: random mix of every request kind, with misses and read errors"
   CHECK(b.mem_.violations().empty());
   CHECK_FALSE(b.ctx_->gotError());
 }
+
+// The parking port (docs/qp-cache.md section 21): a request that cannot start waits in
+// the deferred queue, and the requests behind it go on.
+TEST_CASE("parking port: a miss with no free register does not stop a hit behind it",
+          "[cache][parking]") {
+  AxiMemoryOptions mo;
+  mo.latency_min = mo.latency_max = 300;  // the misses hold their registers that long
+  CacheBench b(21, mo);
+  const uint32_t h = in_set(1, 0);
+  REQUIRE(b.call(kRead, h).status == kOk);  // h is cached
+  // Six misses to distinct QPNs (three in each set, beside h): two more than the miss
+  // registers, so at least two of them are deferred.
+  for (uint32_t k = 0; k < kMshrs + 2; ++k) b.send(kRead, in_set(k % kSets, k + 1), k);
+  b.send(kRead, h, 9);
+  const uint64_t sent = b.cycles_;
+  while (b.rsps_.empty()) {
+    REQUIRE(b.cycles_ - sent < 2000);
+    b.tick();
+  }
+  CHECK(b.rsps_.front().tag == 9);              // the hit answered first ...
+  CHECK(b.cycles_ - sent <= 30);                // ... within a bounded number of cycles
+  CHECK(b.rsps_.front().data == b.expect_.at(h));
+  b.run_until_quiet(kMshrs + 3);
+  REQUIRE(b.rsps_.size() == kMshrs + 3);
+  for (const Rsp &r : b.rsps_) {
+    if (r.tag == 9) continue;
+    INFO("tag " << r.tag);
+    CHECK(r.status == kOk);
+    CHECK(r.data == b.expect_.at(in_set(r.tag % kSets, r.tag + 1)));
+  }
+  CHECK(b.counts_[kMissWaits] >= 2);            // the deferred misses are counted
+  CHECK(b.counts_[kMisses] == 1 + kMshrs + 2);
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
+TEST_CASE("parking port: the requests of one QPN keep their order when deferred",
+          "[cache][parking]") {
+  AxiMemoryOptions mo;
+  mo.latency_min = 150;
+  mo.latency_max = 250;
+  mo.reorder = true;
+  CacheBench b(22, mo);
+  const uint32_t h = in_set(1, 0), a = in_set(0, 5);
+  REQUIRE(b.call(kRead, h).status == kOk);
+  // Four misses take every miss register; then a's writes and reads are deferred (no
+  // register for a's miss, then their order behind it), and a hit of h goes past them.
+  for (uint32_t k = 0; k < kMshrs; ++k) b.send(kRead, in_set(k % kSets, k + 1), k);
+  const BitVec v1 = b.random_qpc(), v2 = b.random_qpc();
+  b.send(kWrite, a, 4, &v1);
+  b.send(kRead, a, 5);
+  b.send(kRead, h, 6);
+  b.send(kWrite, a, 7, &v2);
+  b.send(kRead, a, 8);
+  b.run_until_quiet(kMshrs + 5);
+  REQUIRE(b.rsps_.size() == kMshrs + 5);
+  std::vector<uint32_t> order_a;
+  size_t h_at = 0, a_first = b.rsps_.size();
+  for (size_t i = 0; i < b.rsps_.size(); ++i) {
+    const Rsp &r = b.rsps_[i];
+    INFO("tag " << r.tag);
+    CHECK(r.status == kOk);
+    if (r.tag >= 4 && r.tag != 6) {
+      order_a.push_back(r.tag);
+      a_first = std::min(a_first, i);
+    }
+    if (r.tag == 5) CHECK(r.data == v1);
+    if (r.tag == 8) CHECK(r.data == v2);
+    if (r.tag == 6) h_at = i;
+  }
+  CHECK(order_a == std::vector<uint32_t>{4, 5, 7, 8});
+  CHECK(h_at < a_first);                        // the hit did not wait for a's miss
+  CHECK(b.counts_[kMissWaits] >= 4);            // a's four requests were deferred
+  CHECK_FALSE(b.ctx_->gotError());
+}

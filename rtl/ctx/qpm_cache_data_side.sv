@@ -62,6 +62,9 @@ module qpm_cache_data_side #(
   input  logic                    park_free_any_i,
   input  qpm_pkg::ctx_req_t       port_req_i,
   input  logic                    port_valid_i,
+  input  logic                    port_retry_i,    // a deferred request again
+  input  logic                    hold_order_i,    // older requests of its QPN deferred
+  input  logic                    hold_miss_i,     // older requests deferred
   input  logic [31:0]             qpn_limit_i,
   input  logic [63:0]             qpt_base_i,
   input  logic [63:0]             rd_req_addr_i,
@@ -125,6 +128,7 @@ module qpm_cache_data_side #(
   output logic                    pin_o,
   output logic                    pin_value_o,
   output logic                    port_ready_o,
+  output logic                    port_defer_o,    // P0 defers the port's request
   output logic                    rd_req_ready_o,
   output logic                    ret_staged_o,
   output qpm_pkg::ctx_rsp_t       rsp_o,
@@ -287,6 +291,10 @@ module qpm_cache_data_side #(
     .drain_i              (drain_i),
     .req_ready_o          (port_ready_o),
     .req_i                (port_req_i),
+    .req_retry_i          (port_retry_i),
+    .hold_order_i         (hold_order_i),
+    .hold_miss_i          (hold_miss_i),
+    .defer_o              (port_defer_o),
     .rsp_valid_o          (rsp_valid_o),
     .rsp_o                (rsp_o),
     .look_qpn_o           (look_qpn_o),

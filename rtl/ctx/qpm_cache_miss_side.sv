@@ -1,8 +1,9 @@
 // qpm_cache_miss_side: the QP cache's lookup and misses (docs/qp-cache.md): the request
 // port whose entries carry their set's tags (qpm_cache_port), the tag side with the line
 // state, the one copy of the tags and the victim choice (qpm_cache_tags), the miss registers
-// (qpm_mshr_file) and the requests parked on them (qpm_park_pool). Wiring only; the
-// pipe and the memory side are qpm_cache_data_side, both under qpm_qpc_cache.
+// (qpm_mshr_file), the requests parked on them (qpm_park_pool) and the port requests P0
+// deferred (qpm_defer_queue). Wiring only; the pipe and the memory side are
+// qpm_cache_data_side, both under qpm_qpc_cache.
 module qpm_cache_miss_side #(
   parameter int unsigned Sets       = 64,
   parameter int unsigned Ways       = 4,
@@ -10,6 +11,7 @@ module qpm_cache_miss_side #(
   parameter int unsigned PageBits   = 6,
   parameter int unsigned DirEntries = 1 << 18,
   parameter int unsigned ParkDepth  = 2 * Mshrs,
+  parameter int unsigned DeferDepth = Mshrs + 2,  // deferred requests, and the port's two
   parameter int unsigned WbDepth    = 2,
   parameter int unsigned DirCacheEntries = 1024,
   parameter int unsigned MemIdW     = 4,
@@ -59,6 +61,7 @@ module qpm_cache_miss_side #(
   output logic                    pin_pend_o,      // a pin bit waits to be written ...
   output logic [LineW-1:0]        pin_line_o,      // ... on this line (qpm_line_write)
   input  logic                    port_ready_i,
+  input  logic                    defer_i,         // P0 defers the port's request
   input  logic [63:0]             qpt_base_i,
   input  logic                    rd_req_ready_i,
   input  qpm_pkg::ctx_req_t       req_i,
@@ -117,6 +120,9 @@ module qpm_cache_miss_side #(
   output logic                    park_free_any_o,
   output qpm_pkg::ctx_req_t       port_req_o,
   output logic                    port_valid_o,
+  output logic                    port_retry_o,    // ... which is a deferred one again
+  output logic                    hold_order_o,    // ... whose QPN has older ones deferred
+  output logic                    hold_miss_o,     // ... behind older deferred ones
   output logic [63:0]             rd_req_addr_o,
   output logic [MemIdW-1:0]       rd_req_id_o,
   output logic                    rd_req_line_o,
@@ -212,26 +218,35 @@ module qpm_cache_miss_side #(
     .lw_o           (lw)
   );
 
-  // The request port: a spill register whose entries carry their set's tags (qpm_cache_port)
-  qpm_cache_port #(
-    .Sets (Sets),
-    .Ways (Ways)
+  // The request port: a spill register whose entries carry their set's tags, and the
+  // requests P0 deferred (qpm_parking_port)
+  qpm_parking_port #(
+    .Sets       (Sets),
+    .Ways       (Ways),
+    .Mshrs      (Mshrs),
+    .DeferDepth (DeferDepth)
   ) u_port (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (req_valid_i),
-    .in_ready_o  (req_ready_o),
-    .in_req_i    (req_i),
-    .out_valid_o (port_valid_o),
-    .out_ready_i (port_ready_i),
-    .out_req_o   (port_req_o),
-    .out_tags_o  (port_tags),
-    .hold_i      (lw_hold),
-    .lw_i        (lw),
-    .ram_re_o    (port_ram_re),
-    .ram_set_o   (port_ram_set),
-    .ram_fresh_i (port_ram_fresh),
-    .ram_word_i  (port_ram_word)
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .in_valid_i   (req_valid_i),
+    .in_ready_o   (req_ready_o),
+    .in_req_i     (req_i),
+    .out_valid_o  (port_valid_o),
+    .out_ready_i  (port_ready_i),
+    .out_req_o    (port_req_o),
+    .out_tags_o   (port_tags),
+    .out_retry_o  (port_retry_o),
+    .hold_order_o (hold_order_o),
+    .hold_miss_o  (hold_miss_o),
+    .defer_i      (defer_i),
+    .replaying_i  (replaying),
+    .take_i       (take_i),
+    .hold_i       (lw_hold),
+    .lw_i         (lw),
+    .ram_re_o     (port_ram_re),
+    .ram_set_o    (port_ram_set),
+    .ram_fresh_i  (port_ram_fresh),
+    .ram_word_i   (port_ram_word)
   );
 
   qpm_cache_tags #(

@@ -37,9 +37,12 @@ module qpm_cache_port #(
   input  logic                 in_valid_i,
   output logic                 in_ready_o,
   input  qpm_pkg::ctx_req_t    in_req_i,
+  input  logic                 in_retry_i,  // a deferred request again (qpm_defer_queue)
   output logic                 out_valid_o,
   input  logic                 out_ready_i,
   output qpm_pkg::ctx_req_t    out_req_o,
+  output logic                 out_retry_o,
+  output logic [1:0]           occupied_o,  // entries held (a register's count)
   output logic [Ways*EntW-1:0] out_tags_o,
   input  logic                 hold_i,      // the reset sweep: take nothing
   input  logic [LwW-1:0]       lw_i,        // the cycle's line writes
@@ -51,6 +54,7 @@ module qpm_cache_port #(
 );
 
   logic              a_full_q, b_full_q, a_has_q, b_has_q, a_ask_q, b_ask_q;
+  logic              a_retry_q, b_retry_q;
   qpm_pkg::ctx_req_t a_req_q, b_req_q;
   logic [Ways*EntW-1:0] a_word_q, b_word_q, a_word, b_word, a_word_d, b_word_d;
   logic              a_fill, a_drain, b_fill, b_drain, in_take;
@@ -115,7 +119,11 @@ module qpm_cache_port #(
       b_has_q  <= 1'b0;
       a_ask_q  <= 1'b0;
       b_ask_q  <= 1'b0;
+      a_retry_q <= 1'b0;
+      b_retry_q <= 1'b0;
     end else begin
+      if (a_fill) a_retry_q <= b_full_q ? b_retry_q : in_retry_i;
+      if (b_fill) b_retry_q <= in_retry_i;
       a_full_q <= a_fill || (a_full_q && !a_drain);
       b_full_q <= b_fill || (b_full_q && !b_drain);
       // A from B takes B's word and ask, from the input the input's ask
@@ -137,6 +145,8 @@ module qpm_cache_port #(
   assign in_ready_o  = !b_full_q && !hold_i;
   assign out_valid_o = a_full_q && a_has;
   assign out_req_o   = a_req_q;
+  assign out_retry_o = a_retry_q;
+  assign occupied_o  = 2'(a_full_q) + 2'(b_full_q);
   // The head's word with last cycle's write B (valid and pinned cleared on its way), on
   // the ways it hit: compared last cycle with the set the head has now (B's entry when
   // it moves up, else the head's own; a head from the input reads the RAM, whose word

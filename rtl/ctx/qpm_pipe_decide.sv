@@ -10,6 +10,13 @@
 // SYNC and MAP/UNMAP go to the maintenance engine; an out-of-range QPN is refused; a
 // request joins the fill of its QPN under way, hits, or starts a miss.
 //
+// A port request that cannot start is deferred (defer_o, qpm_defer_queue; docs/qp-cache.md
+// section 21): its QPN's miss register is replaying, or has no park slot free, or it
+// misses with no spare register or park slot. So is one whose QPN has older requests
+// deferred, or a deferred one behind one deferred again (hold_order_i), and a miss or a
+// MAP/UNMAP while any are (hold_miss_i: the oldest gets the next register, and a page's
+// requests go before its unmapping). A replay or a mark is never deferred: it waits.
+//
 // A hit touches its line's replacement bits (and a write or read-modify-write its dirty
 // bit) through the line state's one write in P1 (qpm_cache_lines): it waits in a cycle in
 // which a fill or a maintenance read-out takes that write (state_busy_i).
@@ -52,16 +59,21 @@ module qpm_pipe_decide #(
   input  logic                   read_port_busy_i, // a read-out takes the RAM's read port
   input  logic                   write_slot_busy_i, // a fill takes P1's write slot
   input  logic                   state_busy_i,     // ... or a read-out the line state's
+  input  logic                   hold_order_i,     // a port request whose QPN has older
+                                                   // requests deferred
+  input  logic                   hold_miss_i,      // a port request behind deferred ones
   output qpm_pipe_pkg::pipe_act_e     act_o,
   output qpm_pkg::ctx_status_e   status_o,
   output logic                   new_miss_o,       // a new miss register
   output logic                   refused_o,        // counted in REFUSED
   output logic                   merge_o,          // counted in MERGED
-  output logic                   wait_o,           // a miss that waits (MISS_WAITS)
+  output logic                   wait_o,           // a replay's miss that waits
+  output logic                   defer_o,          // a port request deferred (act Done)
   output logic                   excl_o
 );
 
-  logic pin_op;
+  logic pin_op, port_req, defer;
+  assign port_req = !is_replay_i && !is_mark_i;
   assign pin_op = op_i == qpm_pkg::CtxPin || op_i == qpm_pkg::CtxUnpin;
 
   always_comb begin
@@ -71,6 +83,7 @@ module qpm_pipe_decide #(
     refused_o  = 1'b0;
     merge_o    = 1'b0;
     wait_o     = 1'b0;
+    defer      = 1'b0;
     if (valid_i) begin
       if (is_mark_i) begin
         // Cached: the mark writes the QP fatal on its line. Not cached: the miss register
@@ -83,6 +96,10 @@ module qpm_pipe_decide #(
           act_o      = qpm_pipe_pkg::PipeDone;
           new_miss_o = 1'b1;
         end
+      end else if (port_req && hold_order_i) begin
+        act_o = qpm_pipe_pkg::PipeDone;
+        defer = 1'b1;                      // behind older deferred requests (first of all:
+                                           // a deferred one leaves only in order)
       end else if (refuse_cmd_i && (op_i == qpm_pkg::CtxWrite || pin_op)) begin
         act_o    = qpm_pipe_pkg::PipeRespond;   // it read the context before the fault
         status_o = qpm_pkg::CtxMemErr;
@@ -96,8 +113,12 @@ module qpm_pipe_decide #(
       end else if (op_i == qpm_pkg::CtxSync) begin
         if (!maint_busy_i) act_o = qpm_pipe_pkg::PipeMaint;
       end else if (op_i == qpm_pkg::CtxDirWrite) begin
-        // MAP/UNMAP start once no miss register works on the page (qpm_mshr_match).
-        if (!maint_busy_i && !m_page_busy_i) act_o = qpm_pipe_pkg::PipeMaint;
+        // MAP/UNMAP start once no miss register works on the page (qpm_mshr_match), and
+        // after the requests deferred before them (which may be on the page).
+        if (port_req && hold_miss_i) begin
+          act_o = qpm_pipe_pkg::PipeDone;
+          defer = 1'b1;
+        end else if (!maint_busy_i && !m_page_busy_i) act_o = qpm_pipe_pkg::PipeMaint;
       end else if (!in_range_i) begin
         act_o     = qpm_pipe_pkg::PipeRespond;
         status_o  = qpm_pkg::CtxUnmapped;  // refused before any memory access
@@ -106,13 +127,12 @@ module qpm_pipe_decide #(
         // Join a fill under way (a merge). Once the fill is done and its waiters are
         // replaying, wait at the port instead: parking more behind them would keep the
         // miss register (and its reserved way) alive for as long as requests keep coming.
-        if (!m_filling_i) begin
-          act_o = qpm_pipe_pkg::PipeStall;
-        end else if (park_free_any_i) begin
+        if (m_filling_i && park_free_any_i) begin
           act_o   = qpm_pipe_pkg::PipePark;
           merge_o = op_i != qpm_pkg::CtxPrefetch;
         end else begin
-          wait_o = 1'b1;
+          act_o = qpm_pipe_pkg::PipeDone;
+          defer = 1'b1;
         end
       end else if (look_hit_i) begin
         unique case (op_i)
@@ -131,14 +151,18 @@ module qpm_pipe_decide #(
             if (!state_busy_i) act_o = qpm_pipe_pkg::PipeRespond;
           end
         endcase
-      end else if (m_free_spare_i && park_free_any_i) begin
+      end else if (m_free_spare_i && park_free_any_i && !(port_req && hold_miss_i)) begin
         act_o      = qpm_pipe_pkg::PipePark;
         new_miss_o = 1'b1;
+      end else if (port_req) begin
+        act_o = qpm_pipe_pkg::PipeDone;
+        defer = 1'b1;
       end else begin
         wait_o = 1'b1;
       end
     end
   end
+  assign defer_o = defer;
 
   assign excl_o = req_i && look_hit_i
                && (is_mark_i || op_i == qpm_pkg::CtxWrite || op_i == qpm_pkg::CtxDp || pin_op);

@@ -105,7 +105,7 @@ module qpm_qpc_cache #(
   logic [WayW:0]    look_pinned_in_set;
   logic             vict_take, vict_take_ok;
   logic             scan_want, scan_ok, mark_ok, look_check;
-  logic             port_valid, port_ready;
+  logic             port_valid, port_ready, port_retry, port_defer, hold_order, hold_miss;
   qpm_pkg::ctx_req_t port_req;
   logic             scan_valid, scan_dirty, reserve, drain;
   logic [QpnW-1:0]  scan_qpn;
@@ -199,6 +199,7 @@ module qpm_qpc_cache #(
     .pin_i (pin),
     .pin_value_i (pin_value),
     .port_ready_i (port_ready),
+    .defer_i (port_defer),
     .qpt_base_i (qpt_base_i),
     .rd_req_ready_i (rd_req_ready),
     .req_i (req_i),
@@ -259,6 +260,9 @@ module qpm_qpc_cache #(
     .park_free_any_o (park_free_any),
     .port_req_o (port_req),
     .port_valid_o (port_valid),
+    .port_retry_o (port_retry),
+    .hold_order_o (hold_order),
+    .hold_miss_o (hold_miss),
     .rd_req_addr_o (rd_req_addr),
     .rd_req_id_o (rd_req_id),
     .rd_req_line_o (rd_req_line),
@@ -360,6 +364,9 @@ module qpm_qpc_cache #(
     .park_free_any_i (park_free_any),
     .port_req_i (port_req),
     .port_valid_i (port_valid),
+    .port_retry_i (port_retry),
+    .hold_order_i (hold_order),
+    .hold_miss_i (hold_miss),
     .qpn_limit_i (qpn_limit_i),
     .qpt_base_i (qpt_base_i),
     .rd_req_addr_i (rd_req_addr),
@@ -423,6 +430,7 @@ module qpm_qpc_cache #(
     .pin_o (pin),
     .pin_value_o (pin_value),
     .port_ready_o (port_ready),
+    .port_defer_o (port_defer),
     .rd_req_ready_o (rd_req_ready),
     .ret_staged_o (ret_staged),
     .rsp_o (rsp_o),

@@ -8,21 +8,15 @@
 //       qpm_doorbell_exec) and writes the new QPC back; answer; write the RAM (a write
 //       hit, a read-modify-write or a fill); load the write-back buffer
 //
-// A fill whose read failed before (qpm_mshr_file retried it, fill_fatal_i), or that brings
-// back a context whose write-back was given up (fill_wfault_i, docs/qp-cache.md section
-// 20), lands with its QP made fatal (qpm_qpc_fatal): a valid QP in neither RESET nor ERR
-// goes to ERR with QP_FATAL pending and its line dirty, and mem_fatal_o names it to
-// the fatal and flush engines from P1 (docs/events.md, "Memory faults"). P0 takes no
-// request in that cycle, so no answer meets mem_fatal_o. A command's write, pin or unpin
-// that waited on such a fill is refused (CtxMemErr, nothing changes): the command read
-// the context before the line was evicted, and runs again from its read.
+// A fill after a failed read (fill_fatal_i) or of a write-back given up (fill_wfault_i,
+// docs/qp-cache.md section 20) lands with its QP made fatal (qpm_qpc_fatal), named to the
+// engines by mem_fatal_o from P1 (docs/events.md, "Memory faults"); P0 takes no request
+// then. A command's write, pin or unpin that waited on it is refused (CtxMemErr): the
+// command read the context before the eviction, and runs again from its read.
 //
-// The QPC RAM and the address RAM have one read port (used in P0) and one write port
-// (used in P1), so in one cycle a fill can land while a read hits, and a line can be
-// read out while a write hits. A read in P0 does not see the write P1 makes in the same
-// cycle: the one-entry forward register of qpm_qpc_ram holds that write for the next
-// cycle, so an operation always sees the newest QPC of its line, and read-modify-writes
-// of one QPN run back to back, one per cycle.
+// The QPC and address RAMs have one read port (P0) and one write port (P1). P0 does not
+// see P1's write of the same cycle: qpm_qpc_ram's forward register holds it for the next
+// cycle, so read-modify-writes of one QPN run back to back, one per cycle.
 `include "qpm_assert.svh"
 
 module qpm_qpc_pipe #(
@@ -45,6 +39,10 @@ module qpm_qpc_pipe #(
   input  logic                     drain_i,            // a starved miss: take no request
   output logic                     req_ready_o,
   input  qpm_pkg::ctx_req_t        req_i,
+  input  logic                     req_retry_i,        // deferred before (qpm_defer_queue)
+  input  logic                     hold_order_i,       // older requests of its QPN deferred
+  input  logic                     hold_miss_i,        // older requests deferred
+  output logic                     defer_o,            // P0 defers req_i
   output logic                     rsp_valid_o,
   output qpm_pkg::ctx_rsp_t        rsp_o,
   // line state: lookup of the request's QPN, and its updates
@@ -245,12 +243,15 @@ module qpm_qpc_pipe #(
     .read_port_busy_i   (read_port_busy),
     .write_slot_busy_i  (write_slot_busy),
     .state_busy_i       (state_busy),
+    .hold_order_i       (hold_order_i),
+    .hold_miss_i        (hold_miss_i),
     .act_o              (p_act),
     .status_o           (p_status),
     .new_miss_o         (p_new_miss),
     .refused_o          (p_refused),
     .merge_o            (p_merge),
     .wait_o             (p_wait),
+    .defer_o            (defer_o),
     .excl_o             (p_excl)
   );
 
@@ -275,14 +276,9 @@ module qpm_qpc_pipe #(
   assign pin_o       = (hit_ok && pin_op) || (p_act == qpm_pipe_pkg::PipeWriteHit && !r_qpc.valid);
   assign pin_value_o = p_act != qpm_pipe_pkg::PipeWriteHit && r.op == qpm_pkg::CtxPin;
   // Only a line the pipe may write this cycle (data, or its pin bit) is kept out of a
-  // miss register's take of its victim; a read hit is safe. (Excluding every hit let a
-  // stream of hits starve a set's last evictable way.) A read-modify-write is kept out
-  // from P0, and while it writes in P1 (its dirty bit is set only then, when it really
-  // changed the QPC). A write or read-modify-write that waits this cycle for the RAM
-  // ports is kept out too: a superset, safe, and the exclusion is then decided beside
-  // p_act from the lookup alone, not from the ports' state (the read-out, the fill):
-  // no path from the scheduler or the maintenance scan through the read port's state
-  // and this decision to the take (docs/capacity.md, "Timing proxy").
+  // miss register's take of its victim, decided from the lookup alone (qpm_pipe_decide;
+  // a read hit is safe: excluding every hit let a stream of hits starve a set's last
+  // evictable way). A read-modify-write is kept out again while it writes in P1.
   assign excl_o      = p_excl;
 
   // Counters (docs/qp-table.md says what each counts).
@@ -294,7 +290,10 @@ module qpm_qpc_pipe #(
   assign cnt_miss_o    = alloc_o;
   assign cnt_merged_o  = p_act == qpm_pipe_pkg::PipePark && p_merge;
   assign cnt_refused_o = p_refused;
-  assign cnt_wait_o    = p_act == qpm_pipe_pkg::PipeStall && p_wait && !r_is_replay && !r_is_mark && !wait_counted_q;
+  // MISS_WAITS: a port request deferred (once: not again when it comes back), or a
+  // replay's miss that waits for a register (once per replay).
+  assign cnt_wait_o    = (defer_o && !req_retry_i && r.op != qpm_pkg::CtxDirWrite)
+                      || (p_act == qpm_pipe_pkg::PipeStall && p_wait && !wait_counted_q);
 
   // Read-outs into the write-back buffer.
   assign wb_alloc_o       = wbread_i || xread_go;
@@ -412,9 +411,9 @@ module qpm_qpc_pipe #(
       p1_wline        <= fill_i ? fill_line_i : look_line_i;
       p1_wdata        <= !fill_i ? r.payload : fill_notice ? fill_qpc_fatal : fill_qpc;
       p1_waddr        <= fill_addr_i[57:6];   // the page: bits 11:6 are the QPN's
-      // Counted once per port request: a replay going through meanwhile does not end it.
-      if (p_act != qpm_pipe_pkg::PipeStall && !r_is_replay && !r_is_mark) wait_counted_q <= 1'b0;
-      else if (cnt_wait_o)                 wait_counted_q <= 1'b1;
+      // A replay's wait is counted once.
+      if (p_act != qpm_pipe_pkg::PipeStall) wait_counted_q <= 1'b0;
+      else if (p_wait)                      wait_counted_q <= 1'b1;
     end
   end
 
