@@ -15,6 +15,10 @@
 // not in it, as a lookup of flip-flops would not see it either). The port takes nothing
 // while the line bits' reset sweep runs (hold_i, a register).
 //
+// The entries also carry whether their request is a deferred one again (in_retry_i,
+// out_retry_o), and the port says how many it holds (occupied_o): qpm_parking_port's
+// rules (docs/qp-cache.md section 21).
+//
 // A miss register's take (write B: the line invalid and unpinned) comes late in its
 // cycle, after the victim choice; the entries apply it a cycle later (qpm_lw_keep), so the
 // choice ends at a flip-flop here: the kept words take this cycle's write A and last

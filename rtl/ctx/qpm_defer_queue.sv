@@ -22,9 +22,10 @@
 // (squash_o) and stops the offer until it is applied.
 //
 // The requests (a write carries a whole QPC) are in a RAM, read a cycle ahead of the
-// offer; only the QPNs, for the match, are flip-flops. The queue never refuses a push:
-// the port takes a new request only while every request in it could still be deferred
-// (qpm_cache_miss_side: count_o plus the port's entries below Depth).
+// offer; only the QPNs, for the match, are flip-flops (and whether the index is a QPN:
+// a deferred MAP/UNMAP's is a page). The queue never refuses a push: the port takes a new
+// request only while every request in it could still be deferred (qpm_parking_port:
+// count_o plus the port's entries below Depth).
 `include "qpm_assert.svh"
 
 module qpm_defer_queue #(
@@ -59,7 +60,7 @@ module qpm_defer_queue #(
 
   localparam int unsigned QpnW = qpm_pkg::QpnW;
 
-  logic [Depth-1:0] valid_q;
+  logic [Depth-1:0] valid_q, is_qpn_q;
   logic [QpnW-1:0]  qpn_q [Depth];
   logic [IdxW-1:0]  wr_ptr_q, rd_ptr_q, out_ptr_q, out_next;
   logic [CntW-1:0]  count_q;
@@ -149,11 +150,13 @@ module qpm_defer_queue #(
   for (genvar g = 0; g < Depth; g++) begin : gen_slot
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        valid_q[g] <= 1'b0;
-        qpn_q[g]   <= '0;
+        valid_q[g]  <= 1'b0;
+        is_qpn_q[g] <= 1'b0;
+        qpn_q[g]    <= '0;
       end else if (push_i && wr_ptr_q == IdxW'(g)) begin
-        valid_q[g] <= 1'b1;
-        qpn_q[g]   <= push_req_i.index;
+        valid_q[g]  <= 1'b1;
+        is_qpn_q[g] <= push_req_i.op != qpm_pkg::CtxDirWrite && push_req_i.op != qpm_pkg::CtxSync;
+        qpn_q[g]    <= push_req_i.index;
       end else if (pop_i && rd_ptr_q == IdxW'(g)) begin
         valid_q[g] <= 1'b0;
       end
@@ -165,7 +168,8 @@ module qpm_defer_queue #(
   // it is not deferred for nothing.
   logic [Depth-1:0] hit;
   for (genvar g = 0; g < Depth; g++) begin : gen_match
-    assign hit[g] = valid_q[g] && qpn_q[g] == match_qpn_i && !(pop_i && rd_ptr_q == IdxW'(g));
+    assign hit[g] = valid_q[g] && is_qpn_q[g] && qpn_q[g] == match_qpn_i
+                 && !(pop_i && rd_ptr_q == IdxW'(g));
   end
   assign match_o = hit != '0;
   assign count_o = count_q - CntW'(pop_i);

@@ -6,10 +6,13 @@
 //   - a new request goes in only while every request in the register could still be
 //     deferred (the queue's entries and the register's below DeferDepth), so P0 never
 //     waits for room: that full condition is the port's only back-pressure on requests
-//     that cannot start, and in_ready_o is still from flip-flops;
+//     that cannot start, and in_ready_o is still from flip-flops. A deferred request
+//     out in the register counts twice (in the queue and in the register): that slack
+//     is what covers a pop the queue's count already left out (qpm_defer_queue);
 //   - P0 is told whether its request is a deferred one again (out_retry_o), whether it
 //     must be deferred (hold_order_o): a new request whose QPN has older requests
-//     deferred, or a deferred one after an older one in flight was deferred again
+//     deferred (not a SYNC or MAP/UNMAP: their index is not a QPN), or a deferred one
+//     after an older one in flight was deferred again
 //     (qpm_defer_queue's squash); and whether any are deferred (hold_miss_o: a new
 //     miss follows them to the next register).
 module qpm_parking_port #(
@@ -59,7 +62,9 @@ module qpm_parking_port #(
   assign spill_in_req   = again_valid ? again_req : in_req_i;
   assign in_ready_o     = spill_in_ready && !again_valid && room;
   assign taken          = out_valid_o && out_ready_i;
-  assign hold_order_o   = out_retry_o ? squash : match;
+  assign hold_order_o   = out_retry_o ? squash
+                        : match && out_req_o.op != qpm_pkg::CtxSync
+                                && out_req_o.op != qpm_pkg::CtxDirWrite;
   assign hold_miss_o    = !out_retry_o && deferred != '0;
 
   qpm_defer_queue #(
