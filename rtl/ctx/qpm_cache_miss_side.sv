@@ -1,9 +1,9 @@
 // qpm_cache_miss_side: the QP cache's lookup and misses (docs/qp-cache.md): the request
-// port whose entries carry their set's tags (qpm_cache_port), the tag side with the line
-// state, the one copy of the tags and the victim choice (qpm_cache_tags), the miss registers
-// (qpm_mshr_file), the requests parked on them (qpm_park_pool) and the port requests P0
-// deferred (qpm_defer_queue). Wiring only; the pipe and the memory side are
-// qpm_cache_data_side, both under qpm_qpc_cache.
+// port whose entries carry their set's tags, with the requests P0 deferred
+// (qpm_parking_port), the tag side with the line state, the one copy of the tags and the
+// victim choice (qpm_cache_tags), the miss registers (qpm_mshr_file) and the requests
+// parked on them (qpm_park_pool). Wiring only; the
+// pipe and the memory side are qpm_cache_data_side, both under qpm_qpc_cache.
 module qpm_cache_miss_side #(
   parameter int unsigned Sets       = 64,
   parameter int unsigned Ways       = 4,

@@ -125,8 +125,9 @@ module qpm_pipe_decide #(
         refused_o = op_i != qpm_pkg::CtxPrefetch;
       end else if (!is_replay_i && m_on_i) begin
         // Join a fill under way (a merge). Once the fill is done and its waiters are
-        // replaying, wait at the port instead: parking more behind them would keep the
-        // miss register (and its reserved way) alive for as long as requests keep coming.
+        // replaying, or with no park entry free, defer it instead: parking more behind
+        // replays would keep the miss register (and its reserved way) alive for as long
+        // as requests keep coming.
         if (m_filling_i && park_free_any_i) begin
           act_o   = qpm_pipe_pkg::PipePark;
           merge_o = op_i != qpm_pkg::CtxPrefetch;
