@@ -48,6 +48,7 @@ module qpm_cache_mem_side #(
   input  logic                     wb_drop_i,
   input  logic [QpnW-1:0]          wb_drop_qpn_i,
   output logic [WbDepth-1:0]       wb_gu_o,
+  output logic [WbDepth-1:0]       wb_retl_o,        // live entries a take-back may take
   input  logic [WbDepth-1:0]       wb_watched_i,     // entries a miss register waits on
   input  logic                     wb_room_miss_i,   // a dirty read-out found no entry
   input  logic                     wb_ret_want_i,
@@ -160,6 +161,7 @@ module qpm_cache_mem_side #(
     .drop_i          (wb_drop_i),
     .drop_qpn_i      (wb_drop_qpn_i),
     .gu_o            (wb_gu_o),
+    .retl_o          (wb_retl_o),
     .watched_i       (wb_watched_i),
     .room_miss_i     (wb_room_miss_i),
     .ret_want_i      (wb_ret_want_i),

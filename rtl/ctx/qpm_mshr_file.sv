@@ -108,11 +108,13 @@ module qpm_mshr_file #(
   output logic [Mshrs-1:0]        victim_out_o,    // registers with a victim to read out
   input  logic [WbDepth-1:0]      wb_pend_i,       // write-back buffer entries in flight
   input  logic [WbDepth*QpnW-1:0] wb_pend_qpn_i,
-  // the buffer's given-up entries: a register whose QPN has one takes its fill from
-  // there (ret_take_o, in a cycle ret_ok_i says the QPC is staged and no memory fill
-  // lands) instead of reading memory; one with a dirty victim swaps it in (swap_o). One
-  // register at a time, held until it takes it (ret_qpn_o names the entry).
+  // the buffer's given-up entries, and the live ones a take-back may take: a register
+  // whose QPN has one takes its fill from there (ret_take_o, in a cycle ret_ok_i says
+  // the QPC is staged and no memory fill lands) instead of reading memory; one with a
+  // dirty victim swaps it into a given-up one (swap_o). One register at a time, held
+  // until it takes it (ret_qpn_o names the entry).
   input  logic [WbDepth-1:0]      wb_gu_i,
+  input  logic [WbDepth-1:0]      wb_retl_i,
   output logic [WbDepth-1:0]      wb_watched_o,    // entries a register waits on now
   output logic                    ret_want_o,
   output logic [QpnW-1:0]         ret_qpn_o,
@@ -220,6 +222,7 @@ module qpm_mshr_file #(
       .walk_hit_i   (walk_hit),
       .walk_page_i  (walk_page),
       .ret_take_i   (ret_take_o),
+      .ret_gu_i     (fill_wfault_o),
       .decide_i     (dec_q && dec_idx_q == MshrW'(g)),
       .vict_found_i (vict_found_i),
       .vict_way_i   (vict_way_i),
@@ -252,7 +255,7 @@ module qpm_mshr_file #(
   end
 
   // ---- the compares: the pipe's QPN, free registers, the write-back hazard
-  logic [Mshrs-1:0] m_wb_hazard_q, m_ret;
+  logic [Mshrs-1:0] m_wb_hazard_q, m_ret, m_retl;
   logic [Mshrs-1:0] m_locked;
   qpm_mshr_match #(
     .Mshrs    (Mshrs),
@@ -279,6 +282,8 @@ module qpm_mshr_file #(
     .wbread_wb_idx_i (wbread_wb_idx_i),
     .wb_gu_i        (wb_gu_i),
     .ret_o          (m_ret),
+    .wb_retl_i      (wb_retl_i),
+    .retl_o         (m_retl),
     .wb_watched_o   (wb_watched_o),
     .look_qpn_i     (look_qpn_i),
     .look_on_o      (look_on_o),
@@ -365,6 +370,7 @@ module qpm_mshr_file #(
     .locked_i      (m_locked),
     .hazard_i      (m_wb_hazard_q),
     .ret_i         (m_ret),
+    .retl_i        (m_retl),
     .rq_busy_i     (rq_valid_q),
     .wbread_ok_i   (wbread_ok_i),
     .ret_ok_i      (ret_ok_i),
@@ -417,7 +423,7 @@ module qpm_mshr_file #(
   assign fill_qpn_o      = ret_take_o ? m_qpn_q[sched] : m_qpn_q[mem_rsp_idx_i];
   assign fill_addr_o     = ret_take_o ? m_addr_q[sched][60:3] : m_addr_q[mem_rsp_idx_i][60:3];
   assign fill_fatal_o    = m_fatal_q[mem_rsp_idx_i] && !ret_take_o;
-  assign fill_wfault_o   = ret_take_o;
+  assign fill_wfault_o   = ret_take_o && m_ret[sched];   // a given-up context (not retl)
 
   // What may take the pipe's RAM ports this cycle, from the memory response and the
   // registered pick, not from the step (the scheduler's conditions and the buffer's

@@ -14,7 +14,8 @@
 // lives; its hazards can only clear, and last cycle's view errs on the safe side (a
 // victim read out this cycle is in last cycle's WbRead compare, and in the write-back
 // buffer's from the next cycle on). A register whose hazard is a given-up entry only
-// (ret_o) takes its fill from that entry (qpm_wb_buffer, docs/qp-cache.md section 20).
+// (ret_o), or a live entry the buffer lets it take only (retl_o), takes its fill from
+// that entry (qpm_wb_buffer, docs/qp-cache.md section 20).
 // A victim not yet read out is found the same way: at a register's allocation, its QPN
 // against the registers' victims (the register whose victim it is took that line before
 // the miss, while the QPN was cached), and the register keeps that one index until the
@@ -60,6 +61,8 @@ module qpm_mshr_match #(
   input  logic [WbW-1:0]          wbread_wb_idx_i, // ... at this entry
   // the write-back buffer's given-up entries (qpm_wb_buffer)
   input  logic [WbDepth-1:0]      wb_gu_i,
+  input  logic [WbDepth-1:0]      wb_retl_i,       // live entries a take-back may take
+  output logic [Mshrs-1:0]        retl_o,          // registered: ... only on such an entry
   output logic [Mshrs-1:0]        ret_o,           // registered: the register waits only on a
                                                    // given-up entry (its fill comes from there)
   output logic [WbDepth-1:0]      wb_watched_o,    // entries a register's mask holds now
@@ -182,7 +185,7 @@ module qpm_mshr_match #(
   logic [Mshrs-1:0]   fresh_q;
   logic [WbDepth-1:0] fresh_mask_q;
   logic [WbDepth-1:0] mask_base [Mshrs];
-  logic [Mshrs-1:0]   hazard, hazard_q, ret, ret_q;
+  logic [Mshrs-1:0]   hazard, hazard_q, ret, ret_q, retl, retl_q;
   // The victim a register waits on: at most one register has it (a taken line is no
   // longer valid), so its index (a first-one tree over the allocation's compares).
   logic [Mshrs-1:0]   fresh_vmatch_q, vwait, vwait_q;
@@ -212,6 +215,7 @@ module qpm_mshr_match #(
       end
       hazard[m] = mask_d[m] != '0;
       ret[m]    = (mask_d[m] & wb_gu_i) != '0 && (mask_d[m] & ~wb_gu_i) == '0;
+      retl[m]   = (mask_d[m] & wb_retl_i) != '0 && (mask_d[m] & ~wb_retl_i) == '0 && !vwait[m];
       if (vwait[m]) hazard[m] = 1'b1;
     end
   end
@@ -220,6 +224,7 @@ module qpm_mshr_match #(
     if (!rst_ni) begin
       hazard_q     <= '0;
       ret_q        <= '0;
+      retl_q       <= '0;
       fresh_q      <= '0;
       fresh_mask_q <= '0;
       fresh_vmatch_q <= '0;
@@ -231,6 +236,7 @@ module qpm_mshr_match #(
     end else begin
       hazard_q     <= hazard;
       ret_q        <= ret;
+      retl_q       <= retl;
       fresh_q      <= alloc_i ? Mshrs'(1) << alloc_idx_i : '0;
       fresh_mask_q <= alloc_match;
       fresh_vmatch_q <= alloc_vmatch;
@@ -246,6 +252,7 @@ module qpm_mshr_match #(
   end
   assign wb_hazard_o = hazard_q;
   assign ret_o       = ret_q;
+  assign retl_o      = retl_q;
 
   // The entries some register waits on: a SYNC_CACHE leaves those of them that were given
   // up to their take-backs. Read from the registered masks (a fresh register's from its

@@ -32,7 +32,8 @@ module qpm_mshr_reg #(
   input  logic                         step_i,
   input  logic                         walk_hit_i,    // Dir: the directory cache's answer
   input  logic [63:12]                 walk_page_i,
-  input  logic                         ret_take_i,    // the fill comes from a given-up entry
+  input  logic                         ret_take_i,    // the fill comes from the write-back buffer
+  input  logic                         ret_gu_i,      // ... from a given-up entry
   // the victim decision, the cycle after a Victim step (the set read by the step)
   input  logic                         decide_i,
   input  logic                         vict_found_i,  // a way may go ...
@@ -104,10 +105,10 @@ module qpm_mshr_reg #(
         qpm_pipe_pkg::MFillReq: state_d = qpm_pipe_pkg::MFillWait;
         default: ;
       endcase
-      // A take-back: the fill comes from the write-back buffer now, and the QP is made
-      // fatal by it (as after a failed read, its commands' writes are refused).
+      // A take-back: the fill comes from the write-back buffer now; one of a given-up
+      // entry makes the QP fatal (as after a failed read, its commands' writes are refused).
       if (ret_take_i) begin
-        fatal_d = 1'b1;
+        fatal_d = fatal_q || ret_gu_i;
         state_d = qpm_pipe_pkg::MReplay;
       end
     end

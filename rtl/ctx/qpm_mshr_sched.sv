@@ -9,11 +9,13 @@
 // MAP/UNMAP, in DirReq and FillReq when the read request register is free (FillReq: and
 // its QPN is no longer on its way to memory), in WbRead when a buffer entry is free.
 //
-// Write faults (docs/qp-cache.md section 20): a register whose only hazard is a given-up
+// Take-backs (docs/qp-cache.md section 20): a register whose only hazard is a given-up
 // entry (ret_i) takes its fill from that entry instead of memory, in WbRead (swapping
-// its dirty victim into the entry) or in FillReq. One register at a time owns the
-// take-back (the first that waits, kept until it takes it), and steps when the entry's QPC
-// is staged (ret_ok_i). A dirty victim is taken only with a buffer entry promised to it
+// its dirty victim into the entry) or in FillReq; one whose only hazard is a live entry
+// it may take (retl_i, its QPN's one entry) does so in FillReq, with no swap. One
+// register at a time owns the take-back (the first that waits, kept until it takes it,
+// or until it no longer waits: a live entry acknowledged before its claim), and steps
+// when the entry's QPC is staged (ret_ok_i). A dirty victim is taken only with a buffer entry promised to it
 // (entries free beyond those of the registers in WbRead), or by a take-back: a register
 // that holds a way never waits for an entry, since the take-backs that free entries may
 // need that way. The maintenance engine's read-outs leave one entry for the register
@@ -36,6 +38,7 @@ module qpm_mshr_sched #(
   input  logic [Mshrs-1:0] locked_i,       // its page is under MAP/UNMAP
   input  logic [Mshrs-1:0] hazard_i,       // its QPN is on its way to memory
   input  logic [Mshrs-1:0] ret_i,          // ... only in given-up entries
+  input  logic [Mshrs-1:0] retl_i,         // ... only in a live entry it may take
   input  logic             rq_busy_i,      // the read request register is taken
   input  logic             wbread_ok_i,    // the pipe and a buffer entry are free
   input  logic             ret_ok_i,       // the owner's entry is staged, no fill lands
@@ -62,7 +65,7 @@ module qpm_mshr_sched #(
   logic [Mshrs-1:0] ret_wait, can;
   logic             own_valid_q, first_any;
   logic [MshrW-1:0] own_q, first;
-  assign ret_wait = ret_i & (in_wbread_i | in_fillreq_i);
+  assign ret_wait = (ret_i & (in_wbread_i | in_fillreq_i)) | (retl_i & in_fillreq_i);
   for (genvar m = 0; m < Mshrs; m++) begin : gen_can
     logic ret_go;
     assign ret_go = ret_ok_i && own_valid_q && own_q == MshrW'(m);
@@ -70,7 +73,8 @@ module qpm_mshr_sched #(
                  || (in_wbread_i[m] && (ret_i[m] ? ret_go : wbread_ok_i))
                  || (in_dir_i[m] && !locked_i[m])
                  || (in_dirreq_i[m] && !rq_busy_i)
-                 || (in_fillreq_i[m] && (ret_i[m] ? ret_go : !rq_busy_i && !hazard_i[m])));
+                 || (in_fillreq_i[m] && (ret_i[m] || retl_i[m] ? ret_go
+                                                               : !rq_busy_i && !hazard_i[m])));
   end
   // The pick is registered: the register picked last cycle steps now if it still can
   // (this cycle's can[]), so no path runs from the registers' conditions through the
@@ -121,7 +125,7 @@ module qpm_mshr_sched #(
     if (!rst_ni) begin
       own_valid_q <= 1'b0;
       own_q       <= '0;
-    end else if (ret_take_o) begin
+    end else if (ret_take_o || (own_valid_q && !ret_wait[own_q])) begin
       own_valid_q <= 1'b0;
     end else if (!own_valid_q && first_any) begin
       own_valid_q <= 1'b1;

@@ -140,7 +140,7 @@ module qpm_qpc_cache #(
   logic             mark_valid, mark_req, wb_drop, ret_want, ret_staged, ret_take;
   logic             wb_swap, fill_wfault, fill_notice_may, fill_may, wbread_may;
   logic [QpnW-1:0]  ann_qpn;
-  logic [WbDepth-1:0] wb_gu, wb_watched;
+  logic [WbDepth-1:0] wb_gu, wb_retl, wb_watched;
   logic [QpnW-1:0]  ret_qpn;
   logic             x_lock, x_clean, x_drop;
   logic               dir_inval;
@@ -220,6 +220,7 @@ module qpm_qpc_cache #(
     .wb_drop_i (wb_drop),
     .wb_free_cnt_i (wb_free_cnt),
     .wb_gu_i (wb_gu),
+    .wb_retl_i (wb_retl),
     .wb_pend_i (wb_pend),
     .wb_pend_qpn_i (wb_pend_qpn),
     .wbread_ok_i (wbread_ok),
@@ -443,6 +444,7 @@ module qpm_qpc_cache #(
     .wb_drop_o (wb_drop),
     .wb_free_cnt_o (wb_free_cnt),
     .wb_gu_o (wb_gu),
+    .wb_retl_o (wb_retl),
     .wb_pend_o (wb_pend),
     .wb_pend_qpn_o (wb_pend_qpn),
     .wbread_ok_o (wbread_ok),

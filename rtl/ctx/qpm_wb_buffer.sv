@@ -32,10 +32,21 @@
 // out of the RAM into the request one cycle before it is offered, and held there,
 // unchanged, until the memory port takes it.
 //
-// One QPN can have two entries at once: a SYNC_CACHE's write-back of a line that is
-// written again and then evicted while the first write is under way. The later entry
-// is not sent until the earlier one is acknowledged (blk_*), so memory ends with the
-// newer context whatever order the writes' responses take.
+// A miss of a QPN whose context is here takes it from here too, not only a given-up
+// one (issue 26: a victim missed again soon after its eviction does not wait for its
+// write's round trip and then a read's). A live entry is taken back only while it is
+// its QPN's one entry (retl_o); it stays and its write goes on (ret_keep_o: the line
+// comes back clean), unless memory has acknowledged it meanwhile: an entry a take-back
+// has claimed (the register waits for it, or its word is staged) is not freed by its
+// OKAY, which is remembered (acked_q) and ends the entry when the fill takes it, and
+// is not given up by an error, which is retried: what the fill takes stays what the
+// entry is.
+//
+// One QPN can have several entries at once: a SYNC_CACHE's write-back of a line that
+// is written again and then evicted while the first write is under way, or a line taken
+// back and evicted again. Each later entry is not sent until the one before it is
+// acknowledged (blk_*: a new entry waits on its QPN's newest, the one not later_q), so
+// memory ends with the newest context whatever order the writes' responses take.
 //
 // SYNC_CACHE (and MAP/UNMAP's write-back of a page) answers only once memory holds what
 // it must: sync_start_i marks every entry in flight, alloc_sync_i marks an entry the
@@ -92,8 +103,9 @@ module qpm_wb_buffer #(
   input  logic [QpnW-1:0]       drop_qpn_i,
   output logic [Depth-1:0]      gu_o,             // given-up entries
   input  logic [Depth-1:0]      watched_i,        // entries a miss register waits on
+  output logic [Depth-1:0]      retl_o,           // live entries a take-back may take
   input  logic                  room_miss_i,      // a dirty line found no free entry
-  // a given-up entry's context take-backs to the miss register of its QPN
+  // take-backs of a context (given up, or retl_o) to the miss register of its QPN
   input  logic                  ret_want_i,       // that register waits for it ...
   input  logic [QpnW-1:0]       ret_qpn_i,        // ... (held until ret_take_i)
   output logic                  ret_staged_o,     // ret_data_o holds the entry's QPC
@@ -106,6 +118,7 @@ module qpm_wb_buffer #(
   localparam int unsigned WordW = 58 + 512;
 
   logic [Depth-1:0] valid_q, loaded_q, sent_q, sync_q, blk_q, later_q, gu_q, live_q, waiting;
+  logic [Depth-1:0] acked_q, claimed, ok_rsp;   // the take-back's claim (see the header)
   logic [Depth-1:0] freed, failed, give_up, dropped;   // memory's answers, and leaving
   logic [QpnW-1:0]  qpn_q     [Depth];
   logic [IdxW-1:0]  blk_idx_q [Depth];   // the earlier entry of the same QPN
@@ -119,7 +132,7 @@ module qpm_wb_buffer #(
   logic [QpnW-1:0]  ann_qpn_q;   // qpn_q[ann_idx_q], which stays while it is announced
 
   // ---- free, sendable and given-up entries, lowest index first, and the entry of the
-  // QPN being allocated (at most one: see SameQpnOnce_A): trees, not a loop over Depth
+  // QPN being allocated (its newest: see SameQpnOnce_A): trees, not a loop over Depth
   logic            free_any, send_any, gu_any, ret_any;
   logic [IdxW-1:0] free_idx, send_idx, same_idx, gu_idx, ret_idx;
   logic            pick, ret_rd;
@@ -129,13 +142,17 @@ module qpm_wb_buffer #(
     assign sendable[g] = valid_q[g] && loaded_q[g] && !sent_q[g] && !blk_q[g] && !gu_q[g]
                       && !waiting[g];
     assign same[g]     = valid_q[g] && qpn_q[g] == alloc_qpn_i;
-    assign ret_match[g] = valid_q[g] && gu_q[g] && !later_q[g] && qpn_q[g] == ret_qpn_i;
+    assign retl_o[g]    = valid_q[g] && loaded_q[g] && !later_q[g] && !blk_q[g] && !gu_q[g];
+    assign ret_match[g] = (retl_o[g] || (valid_q[g] && gu_q[g] && !later_q[g]))
+                       && qpn_q[g] == ret_qpn_i;
+    assign claimed[g]   = (ret_want_i && ret_match[g]) || (staged_q && staged_idx_q == IdxW'(g));
   end
   qpm_first_one #(.N(Depth)) u_free (.bits_i(~valid_q), .any_o(free_any), .idx_o(free_idx));
   qpm_first_one #(.N(Depth)) u_send (.bits_i(sendable), .any_o(send_any), .idx_o(send_idx));
   // the matching entry's index, only stored (blk_idx_q): see same_held below
   logic unused_same_any;
-  qpm_first_one #(.N(Depth)) u_same (.bits_i(same), .any_o(unused_same_any), .idx_o(same_idx));
+  qpm_first_one #(.N(Depth)) u_same (.bits_i(same & ~later_q), .any_o(unused_same_any),
+                                     .idx_o(same_idx));
   // Announced: a given-up context whose QP a mark would make fatal (live), and, only
   // while no entry is free and a dirty line has found none since one was last free
   // (room_want_q), any given-up context (it goes back into the cache, so the dirty
@@ -175,7 +192,7 @@ module qpm_wb_buffer #(
   end
   assign free_cnt_o = free_cnt_q - (IdxW+1)'(took_q);
   assign alloc_idx_o = alloc_swap_i ? staged_idx_q : free_idx;
-  assign sync_pend_o = (valid_q & sync_q & ~gu_q) != '0;
+  assign sync_pend_o = (valid_q & sync_q & ~gu_q & ~acked_q) != '0;
   // SYNC_CACHE (and MAP/UNMAP) tries every given-up context once more: sent again with
   // one try, and waited for. Not one a miss register waits on (its take-back is under
   // way), nor the announced or the staged one (their mark or fill is).
@@ -222,9 +239,10 @@ module qpm_wb_buffer #(
   assign ret_data_o      = rdata[511:0];
   // A held context (no mark needed, not announced) taken back without a swap stays here:
   // its line is a clean copy, dropped silently when evicted clean; a write of its QPN
-  // supersedes the entry.
-  assign ret_keep_o      = staged_q && !live_q[staged_idx_q]
-                        && !(ann_q && ann_idx_q == staged_idx_q);
+  // supersedes the entry. So does a live one whose write is not yet acknowledged.
+  assign ret_keep_o      = staged_q && (gu_q[staged_idx_q]
+                                        ? !live_q[staged_idx_q] && !(ann_q && ann_idx_q == staged_idx_q)
+                                        : !acked_q[staged_idx_q] && !ok_rsp[staged_idx_q]);
 
   // Whether a mark would make the loaded context's QP fatal (qpm_qpc_fatal's rule).
   qpm_pkg::qpc_t load_qpc, load_qpc_fatal;
@@ -276,9 +294,10 @@ module qpm_wb_buffer #(
       if (!rst_ni) last_try_q[g] <= 1'b0;
       else         last_try_q[g] <= retry_budget_i != '0 && tries_next >= retry_budget_i;
     end
-    assign freed[g]   = mem_rsp_valid_i && !mem_rsp_error_i && mem_rsp_idx_i == IdxW'(g);
+    assign ok_rsp[g]  = mem_rsp_valid_i && !mem_rsp_error_i && mem_rsp_idx_i == IdxW'(g);
+    assign freed[g]   = ok_rsp[g] && !claimed[g];
     assign failed[g]  = mem_rsp_valid_i && mem_rsp_error_i && mem_rsp_idx_i == IdxW'(g);
-    assign give_up[g] = failed[g] && last_try_q[g];
+    assign give_up[g] = failed[g] && last_try_q[g] && !claimed[g];
 `ifndef SYNTHESIS
     assign last_try_now[g] = retry_budget_i != '0 && tries_next >= retry_budget_i;
 `endif
@@ -321,6 +340,7 @@ module qpm_wb_buffer #(
       later_q  <= '0;
       gu_q     <= '0;
       live_q   <= '0;
+      acked_q  <= '0;
     end else begin
       valid_q  <= (valid_q & ~(freed | dropped)) | alloc_oh;
       loaded_q <= (loaded_q & ~alloc_oh) | load_oh;
@@ -333,6 +353,7 @@ module qpm_wb_buffer #(
       later_q  <= (later_q | (same_live & {Depth{alloc_i}})) & ~alloc_oh;
       gu_q     <= (gu_q | give_up) & ~alloc_oh & ~rearm;
       live_q   <= (live_q & ~load_oh) | (load_oh & {Depth{load_live}});
+      acked_q  <= (acked_q | (ok_rsp & claimed)) & ~alloc_oh;
     end
   end
 
@@ -441,17 +462,24 @@ module qpm_wb_buffer #(
   `QPM_ASSERT_IMPL(AllocHasRoom_A, alloc_i && !alloc_swap_i, free_any)
   `QPM_ASSERT(FreeCountSafe_A, free_cnt_o <= free_cnt)
   `QPM_ASSERT_IMPL(SwapIsReturn_A, alloc_swap_i, alloc_i && ret_take_i && staged_q)
-  `QPM_ASSERT_IMPL(TakeStaged_A, ret_take_i,
-                   staged_q && valid_q[staged_idx_q] && gu_q[staged_idx_q])
-  // A register waits for a take-back only on a given-up entry of its QPN, and that entry
-  // stays until the take-back takes it (the QPN is not cached meanwhile).
-  `QPM_ASSERT_IMPL(RetEntryThere_A, ret_want_i, ret_any)
-  `QPM_ASSERT_IMPL(StagedStays_A, staged_q, valid_q[staged_idx_q] && gu_q[staged_idx_q])
+  `QPM_ASSERT_IMPL(TakeStaged_A, ret_take_i, staged_q && valid_q[staged_idx_q])
+  // A register waits for a take-back only on an entry of its QPN it may take, and that
+  // entry stays, of the same kind, until the take-back takes it (the QPN is not cached
+  // meanwhile; a live entry is claimed from the first cycle the register waits: the
+  // register gives up the wait if the entry left before, qpm_mshr_sched).
+  `QPM_ASSERT_IMPL(RetEntryThere_A, ret_want_i && (staged_q || (valid_q & gu_q & ret_match) != '0),
+                   ret_any)
+  `QPM_ASSERT_IMPL(StagedStays_A, staged_q, valid_q[staged_idx_q] && !later_q[staged_idx_q])
+  `QPM_ASSERT_NEXT(ClaimedKeepsKind_A, staged_q && !ret_take_i,
+                   gu_q[staged_idx_q] == $past(gu_q[staged_idx_q]))
+  `QPM_ASSERT(RearmNotClaimed_A, (rearm & claimed) == '0)
+  // An acknowledged entry a take-back claimed stays claimed until the take drops it.
+  `QPM_ASSERT(AckedClaimed_A, (acked_q & valid_q & ~claimed) == '0)
   `QPM_ASSERT_IMPL(LoadAllocated_A, load_i, valid_q[load_idx_i] && !loaded_q[load_idx_i])
   `QPM_ASSERT_IMPL(RspForSent_A, mem_rsp_valid_i, valid_q[mem_rsp_idx_i] && sent_q[mem_rsp_idx_i]
                                  && !(stg_valid_q && stg_idx_q == mem_rsp_idx_i))
-  // One QPN has at most two entries (see the header), so an allocation finds at most one.
-  `QPM_ASSERT_IMPL(SameQpnOnce_A, alloc_i, (same & (same - 1'b1)) == '0)
+  // One QPN has one newest entry (see the header), so an allocation finds at most one.
+  `QPM_ASSERT_IMPL(SameQpnOnce_A, alloc_i, ((same & ~later_q) & ((same & ~later_q) - 1'b1)) == '0)
   // Never two unacknowledged writes of one QPN on the bus: the later one waits.
   `QPM_ASSERT_IMPL(SameQpnInOrder_A, pick, !blk_q[send_idx])
   // A write answered with an error keeps its entry, to be sent again or given up.

@@ -879,11 +879,9 @@ std::vector<std::string> QpmEnv::counter_check() {
   expect("walks - dir_hits + directory read errors (vs directory reads)",
          value("walks") - value("dir_hits") + t.dir_read_errors, t.dir_reads);
   const uint64_t walk_qpc_reads = value("walks") - t.dir_reads_unmapped + t.qpc_read_errors;
-  if (value("wb_given_up") == 0) {
-    expect("QPC reads (vs walks - unmapped entries + QPC read errors)", t.qpc_reads, walk_qpc_reads);
-  } else if (t.qpc_reads + take_backs_ != walk_qpc_reads) {
-    // A context whose write-back was given up is kept on chip (memory holds a stale
-    // one): a walk takes it back instead of reading memory (the take-back probe).
+  if (t.qpc_reads + take_backs_ != walk_qpc_reads) {
+    // A walk whose context is still in the write-back buffer (on its way to memory, or
+    // given up) takes it back from there instead of reading memory (the take-back probe).
     problems.push_back(fmt::format(
         "QPC reads: {} but expected walks - unmapped entries + QPC read errors = {}, less "
         "the {} take-backs", t.qpc_reads, walk_qpc_reads, take_backs_));
