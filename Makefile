@@ -76,8 +76,9 @@ bench: build
 bench-scale: build
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/qpm_bench --scale --config $(CONFIG) --csv $(BUILD)/bench/scale.csv
+	$(BUILD)/qpm_bench --scale --config large --scale-qps 4096 --scale-policies plru --csv $(BUILD)/bench/scale-large.csv
 	gnuplot -e "csv='$(BUILD)/bench/scale.csv'; out='$(BUILD)/bench'" scripts/plot_scale.gp
-	@echo "bench-scale: $(BUILD)/bench/scale.csv, $(BUILD)/bench/scale_hit_rate.png, $(BUILD)/bench/scale_ops_per_cycle.png"
+	@echo "bench-scale: $(BUILD)/bench/scale.csv, $(BUILD)/bench/scale-large.csv, $(BUILD)/bench/scale_hit_rate.png, $(BUILD)/bench/scale_ops_per_cycle.png"
 
 # The directed tests write their functional coverage to build/fcov-tests (one file per
 # test process, tests/fcov_listener.cpp); make regress adds it to the nightly's report.

@@ -269,7 +269,14 @@ module qpm_top #(
   );
 
 
+  // Datapath operations in flight are bounded by the response FIFO's credits
+  // (qpm_dp_front), so it must hold more than the miss registers can keep waiting: twice
+  // Mshrs, at least 16 (default and tiny: 16), at most 128 (the in-flight count's width).
+  // With 16 on `large` (64 registers) at most 16 misses were ever in flight.
+  localparam int unsigned DpRspWant  = 1 << $clog2(2 * Mshrs);
+  localparam int unsigned DpRspDepth = (DpRspWant < 16) ? 16 : (DpRspWant > 128) ? 128 : DpRspWant;
   qpm_dp_front #(
+    .DpRspDepth (DpRspDepth),
     .CqeDepth   (CqeDepth),
     .EqDepth    (EqDepth),
     .FlushSlots (FlushSlots),
