@@ -9,13 +9,14 @@
 // MAP/UNMAP, in DirReq and FillReq when the read request register is free (FillReq: and
 // its QPN is no longer on its way to memory), in WbRead when a buffer entry is free.
 //
-// Take-backs (docs/qp-cache.md section 20): a register whose only hazard is a given-up
-// entry (ret_i) takes its fill from that entry instead of memory, in WbRead (swapping
-// its dirty victim into the entry) or in FillReq; one whose only hazard is a live entry
-// it may take (retl_i, its QPN's one entry) does so in FillReq, with no swap. One
-// register at a time owns the take-back (the first that waits, kept until it takes it,
-// or until it no longer waits: a live entry acknowledged before its claim), and steps
-// when the entry's QPC is staged (ret_ok_i). A dirty victim is taken only with a buffer entry promised to it
+// Take-backs (docs/qp-cache.md sections 20 and 22): a register whose only hazard is a
+// given-up entry (ret_i) takes its fill from that entry instead of memory, in WbRead
+// (swapping its dirty victim into the entry) or in FillReq; one whose only hazard is a
+// live entry it may take (retl_i, its QPN's one entry) does so in FillReq, with no swap.
+// One register at a time owns the take-back (the first that waits, kept until it takes
+// it, or until it no longer waits: a live entry acknowledged before its claim), and
+// steps when the entry's QPC is staged (ret_ok_i). A dirty victim is taken only with a
+// buffer entry promised to it
 // (entries free beyond those of the registers in WbRead), or by a take-back: a register
 // that holds a way never waits for an entry, since the take-backs that free entries may
 // need that way. The maintenance engine's read-outs leave one entry for the register

@@ -240,8 +240,10 @@ module qpm_wb_buffer #(
   // A held context (no mark needed, not announced) taken back without a swap stays here:
   // its line is a clean copy, dropped silently when evicted clean; a write of its QPN
   // supersedes the entry. So does a live one whose write is not yet acknowledged.
+  logic staged_ann;
+  assign staged_ann      = ann_q && ann_idx_q == staged_idx_q;
   assign ret_keep_o      = staged_q && (gu_q[staged_idx_q]
-                                        ? !live_q[staged_idx_q] && !(ann_q && ann_idx_q == staged_idx_q)
+                                        ? !live_q[staged_idx_q] && !staged_ann
                                         : !acked_q[staged_idx_q] && !ok_rsp[staged_idx_q]);
 
   // Whether a mark would make the loaded context's QP fatal (qpm_qpc_fatal's rule).
