@@ -6,7 +6,7 @@
 // handshake"). The embedded assertions (ArHeldUntilReady_A, AwHeldUntilReady_A) are
 // proven with every property.
 //
-// Environment: none. The cache's memory requests (req_*) and every input from the AXI4
+// Environment: none. The cache's memory requests (rd_req_*, wr_req_*) and every input from the AXI4
 // slave (the readies, R and B, whatever their IDs, order or timing) are free in every
 // cycle. In particular no property relies on the slave answering only outstanding
 // requests, nor on the requester keeping one request per ID.
@@ -16,12 +16,15 @@ module qpm_axi_master_props #(
 ) (
   input logic           clk_i,
   input logic           rst_ni,
-  input logic           req_valid_i,
-  input logic           req_write_i,
-  input logic [IdW-1:0] req_id_i,
-  input logic [63:0]    req_addr_i,
-  input logic           req_line_i,
-  input logic [511:0]   req_wdata_i,
+  input logic           rd_req_valid_i,
+  input logic [IdW-1:0] rd_req_id_i,
+  input logic [63:0]    rd_req_addr_i,
+  input logic           rd_req_line_i,
+  input logic           wr_req_valid_i,
+  input logic [IdW-1:0] wr_req_id_i,
+  input logic [63:0]    wr_req_addr_i,
+  input logic           wr_req_line_i,
+  input logic [511:0]   wr_req_wdata_i,
   input logic           m_axi_awready_i,
   input logic           m_axi_wready_i,
   input logic           m_axi_bvalid_i,
@@ -35,7 +38,7 @@ module qpm_axi_master_props #(
   input logic           m_axi_rlast_i
 );
 
-  logic           req_ready, rsp_valid, rsp_write, rsp_error;
+  logic           rd_req_ready, wr_req_ready, rsp_valid, rsp_write, rsp_error;
   logic [IdW-1:0] rsp_id;
   logic [511:0]   rsp_rdata;
   logic           awvalid, wvalid, wlast, bready, arvalid, rready;
@@ -50,13 +53,17 @@ module qpm_axi_master_props #(
   qpm_axi_master #(.IdW(IdW), .NumIds(NumIds)) u_dut (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .req_valid_i     (req_valid_i),
-    .req_ready_o     (req_ready),
-    .req_write_i     (req_write_i),
-    .req_id_i        (req_id_i),
-    .req_addr_i      (req_addr_i),
-    .req_line_i      (req_line_i),
-    .req_wdata_i     (req_wdata_i),
+    .rd_req_valid_i  (rd_req_valid_i),
+    .rd_req_ready_o  (rd_req_ready),
+    .rd_req_id_i     (rd_req_id_i),
+    .rd_req_addr_i   (rd_req_addr_i),
+    .rd_req_line_i   (rd_req_line_i),
+    .wr_req_valid_i  (wr_req_valid_i),
+    .wr_req_ready_o  (wr_req_ready),
+    .wr_req_id_i     (wr_req_id_i),
+    .wr_req_addr_i   (wr_req_addr_i),
+    .wr_req_line_i   (wr_req_line_i),
+    .wr_req_wdata_i  (wr_req_wdata_i),
     .rsp_valid_o     (rsp_valid),
     .rsp_write_o     (rsp_write),
     .rsp_id_o        (rsp_id),
@@ -171,7 +178,7 @@ module qpm_axi_master_props #(
 
   // Outputs no property here reads (the read and response paths).
   logic unused_props;
-  assign unused_props = ^{req_ready, rsp_valid, rsp_write, rsp_error, rsp_id, rsp_rdata,
+  assign unused_props = ^{rd_req_ready, wr_req_ready, rsp_valid, rsp_write, rsp_error, rsp_id, rsp_rdata,
                           bready, rready};
 
 endmodule

@@ -39,7 +39,8 @@ module qpm_qpc_cache_props #(
   input  logic                  rst_ni,
   input  logic                  req_valid_i,
   input  qpm_pkg::ctx_req_t     req_i,
-  input  logic                  mem_req_ready_i,
+  input  logic                  mem_rd_ready_i,
+  input  logic                  mem_wr_ready_i,
   input  logic                  mem_rsp_valid_i,
   input  logic                  mem_rsp_write_i,
   input  logic [MemIdW-1:0]     mem_rsp_id_i,
@@ -59,10 +60,10 @@ module qpm_qpc_cache_props #(
 
   logic                  req_ready, rsp_valid, mapped_any;
   qpm_pkg::ctx_rsp_t     rsp;
-  logic                  mem_req_valid, mem_req_write, mem_req_line;
-  logic [MemIdW-1:0]     mem_req_id;
-  logic [63:0]           mem_req_addr;
-  logic [511:0]          mem_req_wdata;
+  logic                  mem_rd_valid, mem_rd_line, mem_wr_valid, mem_wr_line;
+  logic [MemIdW-1:0]     mem_rd_id, mem_wr_id;
+  logic [63:0]           mem_rd_addr, mem_wr_addr;
+  logic [511:0]          mem_wr_wdata;
   logic [qpm_pkg::NumCounters-1:0] count;
 
   qpm_qpc_cache #(
@@ -101,13 +102,17 @@ module qpm_qpc_cache_props #(
     .cnt_given_up_o  (),
     .lock_valid_i    (1'b0),
     .lock_qpn_i      ('0),
-    .mem_req_valid_o (mem_req_valid),
-    .mem_req_ready_i (mem_req_ready_i),
-    .mem_req_write_o (mem_req_write),
-    .mem_req_id_o    (mem_req_id),
-    .mem_req_addr_o  (mem_req_addr),
-    .mem_req_line_o  (mem_req_line),
-    .mem_req_wdata_o (mem_req_wdata),
+    .mem_rd_valid_o (mem_rd_valid),
+    .mem_wr_valid_o (mem_wr_valid),
+    .mem_rd_ready_i (mem_rd_ready_i),
+    .mem_wr_ready_i (mem_wr_ready_i),
+    .mem_rd_id_o    (mem_rd_id),
+    .mem_wr_id_o    (mem_wr_id),
+    .mem_rd_addr_o  (mem_rd_addr),
+    .mem_wr_addr_o  (mem_wr_addr),
+    .mem_rd_line_o  (mem_rd_line),
+    .mem_wr_line_o  (mem_wr_line),
+    .mem_wr_wdata_o (mem_wr_wdata),
     .mem_rsp_valid_i (mem_rsp_valid_i),
     .mem_rsp_write_i (mem_rsp_write_i),
     .mem_rsp_id_i    (mem_rsp_id_i),
@@ -121,8 +126,9 @@ module qpm_qpc_cache_props #(
 
   // ---- C4's model: requests the port took and memory has not answered, per kind and ID
   logic [Ids-1:0] rd_out_q, wr_out_q;
-  logic           mem_take;
-  assign mem_take = mem_req_valid && mem_req_ready_i;
+  logic           rd_take, wr_take;
+  assign rd_take = mem_rd_valid && mem_rd_ready_i;
+  assign wr_take = mem_wr_valid && mem_wr_ready_i;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       rd_out_q <= '0;
@@ -130,8 +136,8 @@ module qpm_qpc_cache_props #(
     end else begin
       if (mem_rsp_valid_i && !mem_rsp_write_i) rd_out_q[mem_rsp_id_i] <= 1'b0;
       if (mem_rsp_valid_i && mem_rsp_write_i)  wr_out_q[mem_rsp_id_i] <= 1'b0;
-      if (mem_take && !mem_req_write)          rd_out_q[mem_req_id]   <= 1'b1;
-      if (mem_take && mem_req_write)           wr_out_q[mem_req_id]   <= 1'b1;
+      if (rd_take)                             rd_out_q[mem_rd_id]    <= 1'b1;
+      if (wr_take)                             wr_out_q[mem_wr_id]    <= 1'b1;
     end
   end
 
@@ -158,8 +164,8 @@ module qpm_qpc_cache_props #(
   // still unanswered: at most one request per ID in flight (qpm_axi_master keeps one
   // first beat and one error flag per ID).
   always_comb begin
-    if (rst_ni && mem_req_valid)
-      FOnePerId_A: assert (!(mem_req_write ? wr_out_q[mem_req_id] : rd_out_q[mem_req_id]));
+    if (rst_ni && mem_rd_valid) FOnePerRdId_A: assert (!rd_out_q[mem_rd_id]);
+    if (rst_ni && mem_wr_valid) FOnePerWrId_A: assert (!wr_out_q[mem_wr_id]);
   end
 `endif
 
@@ -183,7 +189,7 @@ module qpm_qpc_cache_props #(
 `endif
 
   logic unused;
-  assign unused = ^{rsp_valid, rsp, mem_req_addr, mem_req_line, mem_req_wdata, count, mapped_any,
-                    past_valid};
+  assign unused = ^{rsp_valid, rsp, mem_rd_addr, mem_rd_line, mem_wr_addr, mem_wr_line,
+                    mem_wr_wdata, count, mapped_any, past_valid};
 
 endmodule

@@ -24,7 +24,10 @@ module qpm_top #(
   parameter int unsigned CqeDepth    = 8,     // CQE FIFO entries
   parameter int unsigned EqDepth     = 16,    // EQ FIFO entries in front of the EQE port
   parameter int unsigned FlushSlots  = 4,     // QPs flushed at once before the scan (1 .. 7)
-  parameter int unsigned WbDepth     = 32,    // write-back buffer entries (writes in flight)
+  // Write-back buffer entries (writes in flight): as many as miss registers, 32 at least.
+  // Each miss that evicts a dirty line starts a write as it starts a read, and both take
+  // a memory round trip, so fewer entries than registers would bound the miss rate first.
+  parameter int unsigned WbDepth     = (Mshrs > 32) ? Mshrs : 32,
   parameter int unsigned DirCacheEntries = 1024,  // the walker's directory cache (a power of 2)
   // One AXI read ID per miss register, one write ID per write-back buffer entry, and the
   // maintenance engine's: 4 bits up to 15 of either, wider beyond (32 entries take 6).
@@ -332,10 +335,11 @@ module qpm_top #(
   );
   assign flush_busy_o = flush_busy;
 
-  logic              mem_req_valid, mem_req_ready, mem_req_write, mem_req_line;
-  logic [AxiIdW-1:0] mem_req_id, mem_rsp_id;
-  logic [63:0]       mem_req_addr;
-  logic [511:0]      mem_req_wdata, mem_rsp_rdata;
+  logic              mem_rd_valid, mem_rd_ready, mem_rd_line;
+  logic              mem_wr_valid, mem_wr_ready, mem_wr_line;
+  logic [AxiIdW-1:0] mem_rd_id, mem_wr_id, mem_rsp_id;
+  logic [63:0]       mem_rd_addr, mem_wr_addr;
+  logic [511:0]      mem_wr_wdata, mem_rsp_rdata;
   logic              mem_rsp_valid, mem_rsp_write, mem_rsp_error;
 
   qpm_qpc_cache #(
@@ -373,13 +377,17 @@ module qpm_top #(
     .cnt_given_up_o  (wb_given_up),
     .lock_valid_i    (cmd_lock_valid),
     .lock_qpn_i      (cmd_lock_qpn),
-    .mem_req_valid_o (mem_req_valid),
-    .mem_req_ready_i (mem_req_ready),
-    .mem_req_write_o (mem_req_write),
-    .mem_req_id_o    (mem_req_id),
-    .mem_req_addr_o  (mem_req_addr),
-    .mem_req_line_o  (mem_req_line),
-    .mem_req_wdata_o (mem_req_wdata),
+    .mem_rd_valid_o (mem_rd_valid),
+    .mem_wr_valid_o (mem_wr_valid),
+    .mem_rd_ready_i (mem_rd_ready),
+    .mem_wr_ready_i (mem_wr_ready),
+    .mem_rd_id_o    (mem_rd_id),
+    .mem_wr_id_o    (mem_wr_id),
+    .mem_rd_addr_o  (mem_rd_addr),
+    .mem_wr_addr_o  (mem_wr_addr),
+    .mem_rd_line_o  (mem_rd_line),
+    .mem_wr_line_o  (mem_wr_line),
+    .mem_wr_wdata_o (mem_wr_wdata),
     .mem_rsp_valid_i (mem_rsp_valid),
     .mem_rsp_write_i (mem_rsp_write),
     .mem_rsp_id_i    (mem_rsp_id),
@@ -395,13 +403,17 @@ module qpm_top #(
   ) u_axi_master (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .req_valid_i     (mem_req_valid),
-    .req_ready_o     (mem_req_ready),
-    .req_write_i     (mem_req_write),
-    .req_id_i        (mem_req_id),
-    .req_addr_i      (mem_req_addr),
-    .req_line_i      (mem_req_line),
-    .req_wdata_i     (mem_req_wdata),
+    .rd_req_valid_i  (mem_rd_valid),
+    .wr_req_valid_i  (mem_wr_valid),
+    .rd_req_ready_o  (mem_rd_ready),
+    .wr_req_ready_o  (mem_wr_ready),
+    .rd_req_id_i     (mem_rd_id),
+    .wr_req_id_i     (mem_wr_id),
+    .rd_req_addr_i   (mem_rd_addr),
+    .wr_req_addr_i   (mem_wr_addr),
+    .rd_req_line_i   (mem_rd_line),
+    .wr_req_line_i   (mem_wr_line),
+    .wr_req_wdata_i  (mem_wr_wdata),
     .rsp_valid_o     (mem_rsp_valid),
     .rsp_write_o     (mem_rsp_write),
     .rsp_id_o        (mem_rsp_id),

@@ -7,6 +7,8 @@ dir_hit_rate, empty or within [0, 1]), with
                  (1 when there are no misses)
     efficiency = ops_per_cycle / bound
 to the CSV's printed precision, and the "infinite" rows at bound 1 and efficiency 1.
+misses_per_op counts the misses that read memory; take_backs_per_op (the misses served
+from the write-back buffer instead) must be present and within [0, 1].
 Usage: check_scale_csv.py scale.csv [config]
 """
 import csv
@@ -42,6 +44,9 @@ def main() -> int:
             problems.append(f"line {n}: efficiency {eff} but ops_per_cycle / bound is {rate / bound:.4f}")
         if r["policy"] == "infinite" and (bound != 1.0 or eff != 1.0):
             problems.append(f"line {n}: the infinite row has bound {bound}, efficiency {eff}")
+        t = r.get("take_backs_per_op", "")
+        if t == "" or not 0.0 <= float(t) <= 1.0 or m < 0:
+            problems.append(f"line {n}: take_backs_per_op {t!r} or misses_per_op {m} out of range")
         d = r.get("dir_hit_rate", "")
         if d and not 0.0 <= float(d) <= 1.0:
             problems.append(f"line {n}: directory-cache hit rate {d} outside [0, 1]")

@@ -113,7 +113,7 @@ FPGA_CUT="t:FD* %d t:SRL* %d t:RAM* %d t:DSP* %d"
 LTP_SEL='* */t:qpm_* %d */t:$paramod* %d'
 
 # The sharing logic of the QP cache: the logic that lets many requests and miss
-# registers share one pipe, the QPC RAM's read and write ports and one memory port. Per
+# registers share one pipe, the QPC RAM's read and write ports and the memory ports. Per
 # block of the cache (module: signals); the names are the blocks' own:
 #   qpm_qpc_pipe     the pipe's decision and RAM-port selection
 #   qpm_qpc_ram      the forwarding of P1's last write to the read data (a compare and a
@@ -130,8 +130,8 @@ SHARE_SIGNALS="
   qpm_qpc_pipe:  p_act req_ready_o read_port_busy write_slot_busy xread_go ram_re
                  ram_raddr
   qpm_qpc_ram:   fwd_data fwd_addr rdata_o raddr_data_o
-  qpm_mshr_file: sched sched_any
-  qpm_mshr_sched: can
+  qpm_mshr_file: c_idx c_any w_idx w_any
+  qpm_mshr_sched: c_can w_can
   qpm_mshr_match: hazard look_on_o look_filling_o look_idx_o free_any_o free_idx_o
                  page_busy_o
   qpm_park_pool: free_any free_idx replay_any replay_idx stage_now

@@ -91,8 +91,9 @@ TEST_CASE("random runs mixing commands, datapath operations and doorbells match 
   // 601 stopped producing one when fatal event steps began to age past the datapath;
   // 606 replaced 602 on 2026-12-01, 608 replaced 606 on 2026-12-02 when the ports became
   // registered; 609 replaced 608 on 2026-12-04 when a miss register was kept for write
-  // faults; now it is required over both seeds, below. 609 must stay last.)
-  const uint64_t seed = GENERATE(603, 609);
+  // faults; now it is required over both seeds, below; 611 replaced 609 on 2026-12-07
+  // when the miss registers got two scheduler lanes. 611 must stay last.)
+  const uint64_t seed = GENERATE(603, 611);
   const SimOptions o = mixed_seed(seed, config);
   INFO("replay: " << replay_line(o));
   QpmEnv env(env_options(o));
@@ -117,7 +118,7 @@ TEST_CASE("random runs mixing commands, datapath operations and doorbells match 
   static std::map<std::string, uint64_t> retries;
   const auto retry = dp.verdict_counts().find(Verdict::Retry);
   retries[config] += retry == dp.verdict_counts().end() ? 0 : retry->second;
-  if (seed == 609) CHECK(retries[config] > 0);
+  if (seed == 611) CHECK(retries[config] > 0);
   CHECK(env.streams().dp_rsp().stalls() > 100);
   CHECK(env.streams().eqe().stalls() > 0);
   CHECK(env.streams().dp_req().handshakes() == dp.checked());

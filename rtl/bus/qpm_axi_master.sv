@@ -2,10 +2,12 @@
 //
 // Turns the cache's memory requests into AXI4 bursts: a QPC line is 64 bytes, two beats
 // of the 256-bit bus (INCR, size 32 bytes); a directory entry is one 8-byte beat on its
-// byte lanes. The requester tags each request with an ID; a read response is returned
-// whole (both beats) with that ID, in whatever order the memory answers across IDs, and
-// R beats of different IDs may interleave. Writes go out one burst at a time. The caller
-// keeps at most one request outstanding per ID and always accepts responses.
+// byte lanes. Reads and writes come on ports of their own (AR and AW/W are independent
+// channels: a write waiting for AW/W never holds back a read). The requester tags each
+// request with an ID; a read response is returned whole (both beats) with that ID, in
+// whatever order the memory answers across IDs, and R beats of different IDs may
+// interleave. Writes go out one burst at a time. The caller keeps at most one request
+// outstanding per ID and always accepts responses.
 //
 // A line read's first beat waits for its last in a RAM of one 256-bit word per ID (a
 // qpm_ram_2p, not NumIds x 256 flip-flops: 65 IDs in the large configuration): written
@@ -20,14 +22,19 @@ module qpm_axi_master #(
 ) (
   input  logic           clk_i,
   input  logic           rst_ni,
-  // memory requests
-  input  logic           req_valid_i,
-  output logic           req_ready_o,
-  input  logic           req_write_i,
-  input  logic [IdW-1:0] req_id_i,
-  input  logic [63:0]    req_addr_i,
-  input  logic           req_line_i,    // 1: a 64-byte line, 0: an 8-byte word
-  input  logic [511:0]   req_wdata_i,   // a word travels in bits 63:0
+  // memory reads ...
+  input  logic           rd_req_valid_i,
+  output logic           rd_req_ready_o,
+  input  logic [IdW-1:0] rd_req_id_i,
+  input  logic [63:0]    rd_req_addr_i,
+  input  logic           rd_req_line_i,    // 1: a 64-byte line, 0: an 8-byte word
+  // ... and writes
+  input  logic           wr_req_valid_i,
+  output logic           wr_req_ready_o,
+  input  logic [IdW-1:0] wr_req_id_i,
+  input  logic [63:0]    wr_req_addr_i,
+  input  logic           wr_req_line_i,
+  input  logic [511:0]   wr_req_wdata_i,   // a word travels in bits 63:0
   // responses, one per request
   output logic           rsp_valid_o,
   output logic           rsp_write_o,
@@ -101,9 +108,10 @@ module qpm_axi_master #(
   logic           w_line_q;
   logic [511:0]   w_data_q;
 
-  assign take_read   = req_valid_i && !req_write_i && !ar_valid_q;
-  assign take_write  = req_valid_i && req_write_i && !aw_valid_q && !w_active_q;
-  assign req_ready_o = req_write_i ? (!aw_valid_q && !w_active_q) : !ar_valid_q;
+  assign rd_req_ready_o = !ar_valid_q;
+  assign wr_req_ready_o = !aw_valid_q && !w_active_q;
+  assign take_read      = rd_req_valid_i && rd_req_ready_o;
+  assign take_write     = wr_req_valid_i && wr_req_ready_o;
 
   // ---------------------------------------------------------------------------------
   // Responses: a read completes on its last beat, a write on B. B is taken into a
@@ -147,7 +155,7 @@ module qpm_axi_master #(
       if (!rst_ni) begin
         rd_lane_q[g] <= '0;
       end else begin
-        if (take_read && 32'(req_id_i) == g) rd_lane_q[g] <= req_addr_i[4:3];
+        if (take_read && 32'(rd_req_id_i) == g) rd_lane_q[g] <= rd_req_addr_i[4:3];
       end
     end
   end
@@ -218,12 +226,12 @@ module qpm_axi_master #(
       // AR
       if (take_read) begin
         ar_valid_q <= 1'b1;
-        ar_id_q    <= req_id_i;
-        ar_addr_q  <= req_addr_i;
-        ar_line_q  <= req_line_i;
+        ar_id_q    <= rd_req_id_i;
+        ar_addr_q  <= rd_req_addr_i;
+        ar_line_q  <= rd_req_line_i;
         for (int unsigned i = 0; i < NumIds; i++) begin
-          if (32'(req_id_i) == i) begin
-            rd_word_q[i]       <= !req_line_i;
+          if (32'(rd_req_id_i) == i) begin
+            rd_word_q[i]       <= !rd_req_line_i;
             rd_error_q[i]      <= 1'b0;
           end
         end
@@ -243,10 +251,10 @@ module qpm_axi_master #(
         aw_valid_q <= 1'b1;
         w_active_q <= 1'b1;
         w_beat_q   <= 1'b0;
-        aw_id_q    <= req_id_i;
-        aw_addr_q  <= req_addr_i;
-        w_line_q   <= req_line_i;
-        w_data_q   <= req_wdata_i;
+        aw_id_q    <= wr_req_id_i;
+        aw_addr_q  <= wr_req_addr_i;
+        w_line_q   <= wr_req_line_i;
+        w_data_q   <= wr_req_wdata_i;
       end else begin
         if (aw_valid_q && m_axi_awready_i) aw_valid_q <= 1'b0;
         if (m_axi_wvalid_o && m_axi_wready_i) begin

@@ -1,10 +1,11 @@
 // qpm_cache_mem_side: the QP cache's memory side (docs/qp-cache.md). Wires together the
-// blocks that own memory requests besides the miss registers, and the one port they share:
+// blocks that own memory requests besides the miss registers, and the two ports they share:
 //
 //   qpm_wb_buffer    dirty lines on their way out (write IDs 0 .. WbDepth-1)
 //   qpm_cache_maint  SYNC_CACHE, MAP_PAGE and UNMAP_PAGE (read ID MaintRdId, write ID
 //                    MaintWrId)
-//   qpm_mem_arbiter  write-backs, then the miss registers' reads, then maintenance
+//   qpm_mem_arbiter  a read port (the miss registers, then maintenance) and a write
+//                    port (write-backs, then maintenance)
 //
 // The write responses (B) go to the write-back buffer or the maintenance engine by ID;
 // read responses for the miss registers are routed by the cache itself.
@@ -92,13 +93,17 @@ module qpm_cache_mem_side #(
   input  logic [63:0]              rd_req_addr_i,
   input  logic                     rd_req_line_i,
   // the memory port (qpm_axi_master)
-  output logic                     mem_req_valid_o,
-  input  logic                     mem_req_ready_i,
-  output logic                     mem_req_write_o,
-  output logic [MemIdW-1:0]        mem_req_id_o,
-  output logic [63:0]              mem_req_addr_o,
-  output logic                     mem_req_line_o,
-  output logic [511:0]             mem_req_wdata_o,
+  output logic                     mem_rd_valid_o,
+  output logic                     mem_wr_valid_o,
+  input  logic                     mem_rd_ready_i,
+  input  logic                     mem_wr_ready_i,
+  output logic [MemIdW-1:0]        mem_rd_id_o,
+  output logic [MemIdW-1:0]        mem_wr_id_o,
+  output logic [63:0]              mem_rd_addr_o,
+  output logic [63:0]              mem_wr_addr_o,
+  output logic                     mem_rd_line_o,
+  output logic                     mem_wr_line_o,
+  output logic [511:0]             mem_wr_wdata_o,
   input  logic                     mem_rsp_valid_i,
   input  logic                     mem_rsp_write_i,
   input  logic [MemIdW-1:0]        mem_rsp_id_i,
@@ -255,13 +260,17 @@ module qpm_cache_mem_side #(
     .x_write_i       (x_req_write),
     .x_addr_i        (x_req_addr),
     .x_wdata_i       (x_req_wdata),
-    .mem_req_valid_o (mem_req_valid_o),
-    .mem_req_ready_i (mem_req_ready_i),
-    .mem_req_write_o (mem_req_write_o),
-    .mem_req_id_o    (mem_req_id_o),
-    .mem_req_addr_o  (mem_req_addr_o),
-    .mem_req_line_o  (mem_req_line_o),
-    .mem_req_wdata_o (mem_req_wdata_o)
+    .mem_rd_valid_o (mem_rd_valid_o),
+    .mem_wr_valid_o (mem_wr_valid_o),
+    .mem_rd_ready_i (mem_rd_ready_i),
+    .mem_wr_ready_i (mem_wr_ready_i),
+    .mem_rd_id_o    (mem_rd_id_o),
+    .mem_wr_id_o    (mem_wr_id_o),
+    .mem_rd_addr_o  (mem_rd_addr_o),
+    .mem_wr_addr_o  (mem_wr_addr_o),
+    .mem_rd_line_o  (mem_rd_line_o),
+    .mem_wr_line_o  (mem_wr_line_o),
+    .mem_wr_wdata_o (mem_wr_wdata_o)
   );
 
 endmodule

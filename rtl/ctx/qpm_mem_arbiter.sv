@@ -1,12 +1,15 @@
-// qpm_mem_arbiter: the QP cache's one memory request port, shared by the write-back
-// buffer, the miss registers' reads and the maintenance engine (in that priority, except
-// that a maintenance request passed over once goes next: MAP/UNMAP run beside traffic
-// and must not wait for the misses to pause).
+// qpm_mem_arbiter: the QP cache's two memory request ports, one for reads (the miss
+// registers', then the maintenance engine's) and one for writes (the write-back
+// buffer's, then the maintenance engine's directory writes). A maintenance request
+// passed over once goes next on its port: MAP/UNMAP run beside traffic and must not
+// wait for the misses to pause. The ports are apart so that a write-back waiting for
+// AW/W never holds back a miss's read (docs/qp-cache.md section 12); AXI orders neither
+// against the other, and the cache never needs it to (a read of a QPC whose write is
+// still in flight waits for its B, section 9).
 //
-// Every source holds its request until it is taken; the arbiter keeps its choice while
-// the port has not taken the request it offers, so the port's payload never changes
-// under a valid (AXI rule, STYLE.md §2 rule 21) even when a higher-priority source
-// arrives meanwhile.
+// Every source holds its request until it is taken; each port keeps its choice while it
+// has not taken the request it offers, so its payload never changes under a valid (AXI
+// rule, STYLE.md §2 rule 21) even when a higher-priority source arrives meanwhile.
 `include "qpm_assert.svh"
 
 module qpm_mem_arbiter #(
@@ -34,84 +37,74 @@ module qpm_mem_arbiter #(
   input  logic              x_write_i,
   input  logic [63:0]       x_addr_i,
   input  logic [63:0]       x_wdata_i,
-  // the port
-  output logic              mem_req_valid_o,
-  input  logic              mem_req_ready_i,
-  output logic              mem_req_write_o,
-  output logic [MemIdW-1:0] mem_req_id_o,
-  output logic [63:0]       mem_req_addr_o,
-  output logic              mem_req_line_o,
-  output logic [511:0]      mem_req_wdata_o
+  // the read port
+  output logic              mem_rd_valid_o,
+  input  logic              mem_rd_ready_i,
+  output logic [MemIdW-1:0] mem_rd_id_o,
+  output logic [63:0]       mem_rd_addr_o,
+  output logic              mem_rd_line_o,
+  // the write port
+  output logic              mem_wr_valid_o,
+  input  logic              mem_wr_ready_i,
+  output logic [MemIdW-1:0] mem_wr_id_o,
+  output logic [63:0]       mem_wr_addr_o,
+  output logic              mem_wr_line_o,
+  output logic [511:0]      mem_wr_wdata_o
 );
 
-  typedef enum logic [1:0] {
-    GNone  = 2'd0,
-    GWb    = 2'd1,
-    GRd    = 2'd2,
-    GMaint = 2'd3
-  } grant_e;
+  // Each port grants its main source or the maintenance engine; a grant not yet taken is
+  // kept (lock), and the maintenance engine goes first once it has been passed over.
+  logic x_rd, x_wr;   // the maintenance request, by port
+  assign x_rd = x_valid_i && !x_write_i;
+  assign x_wr = x_valid_i && x_write_i;
 
-  grant_e grant, lock_q;
-  logic   x_first_q;   // the maintenance request lost once: it goes next
-  always_comb begin
-    if (lock_q != GNone)            grant = lock_q;
-    else if (x_first_q && x_valid_i) grant = GMaint;
-    else if (wb_valid_i)  grant = GWb;
-    else if (rd_valid_i)  grant = GRd;
-    else if (x_valid_i)   grant = GMaint;
-    else                  grant = GNone;
-  end
+  logic r_lock_q, r_lock_x_q, w_lock_q, w_lock_x_q, x_first_q;
+  logic r_grant_x, w_grant_x;
+  assign r_grant_x = r_lock_q ? r_lock_x_q : x_rd && (x_first_q || !rd_valid_i);
+  assign w_grant_x = w_lock_q ? w_lock_x_q : x_wr && (x_first_q || !wb_valid_i);
 
+  assign mem_rd_valid_o = r_grant_x || rd_valid_i;
+  assign mem_rd_id_o    = r_grant_x ? MaintRdId : rd_id_i;
+  assign mem_rd_addr_o  = r_grant_x ? x_addr_i : rd_addr_i;
+  assign mem_rd_line_o  = !r_grant_x && rd_line_i;
+  assign mem_wr_valid_o = w_grant_x || wb_valid_i;
+  assign mem_wr_id_o    = w_grant_x ? MaintWrId : wb_id_i;
+  assign mem_wr_addr_o  = w_grant_x ? x_addr_i : wb_addr_i;
+  assign mem_wr_line_o  = !w_grant_x;
+  assign mem_wr_wdata_o = w_grant_x ? {448'b0, x_wdata_i} : wb_wdata_i;
+
+  assign rd_ready_o = !r_grant_x && mem_rd_ready_i;
+  assign wb_ready_o = !w_grant_x && mem_wr_ready_i;
+  assign x_ready_o  = (r_grant_x && mem_rd_ready_i) || (w_grant_x && mem_wr_ready_i);
+
+  logic x_passed;   // the maintenance request's port took another source's request
+  assign x_passed = x_write_i ? (wb_ready_o && wb_valid_i) : (rd_ready_o && rd_valid_i);
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      lock_q    <= GNone;
-      x_first_q <= 1'b0;
+      r_lock_q   <= 1'b0;
+      r_lock_x_q <= 1'b0;
+      w_lock_q   <= 1'b0;
+      w_lock_x_q <= 1'b0;
+      x_first_q  <= 1'b0;
     end else begin
-      lock_q    <= (mem_req_valid_o && !mem_req_ready_i) ? grant : GNone;
-      x_first_q <= x_valid_i && !(grant == GMaint && mem_req_ready_i)
-                && (x_first_q || (mem_req_ready_i && grant != GNone));
+      r_lock_q   <= mem_rd_valid_o && !mem_rd_ready_i;
+      r_lock_x_q <= r_grant_x;
+      w_lock_q   <= mem_wr_valid_o && !mem_wr_ready_i;
+      w_lock_x_q <= w_grant_x;
+      x_first_q  <= x_valid_i && !x_ready_o && (x_first_q || x_passed);
     end
   end
 
-  always_comb begin
-    mem_req_valid_o = grant != GNone;
-    mem_req_write_o = 1'b0;
-    mem_req_id_o    = '0;
-    mem_req_addr_o  = '0;
-    mem_req_line_o  = 1'b1;
-    mem_req_wdata_o = '0;
-    unique case (grant)
-      GWb: begin
-        mem_req_write_o = 1'b1;
-        mem_req_id_o    = wb_id_i;
-        mem_req_addr_o  = wb_addr_i;
-        mem_req_wdata_o = wb_wdata_i;
-      end
-      GRd: begin
-        mem_req_id_o   = rd_id_i;
-        mem_req_addr_o = rd_addr_i;
-        mem_req_line_o = rd_line_i;
-      end
-      GMaint: begin
-        mem_req_write_o = x_write_i;
-        mem_req_id_o    = x_write_i ? MaintWrId : MaintRdId;
-        mem_req_addr_o  = x_addr_i;
-        mem_req_line_o  = 1'b0;
-        mem_req_wdata_o = {448'b0, x_wdata_i};
-      end
-      default: ;
-    endcase
-  end
-  assign wb_ready_o = grant == GWb && mem_req_ready_i;
-  assign rd_ready_o = grant == GRd && mem_req_ready_i;
-  assign x_ready_o  = grant == GMaint && mem_req_ready_i;
-
-  // A locked source is still offering (sources never withdraw).
-  `QPM_ASSERT(LockedStillValid_A, (lock_q != GWb || wb_valid_i) && (lock_q != GRd || rd_valid_i)
-                                  && (lock_q != GMaint || x_valid_i))
-  `QPM_ASSERT_NEXT(PortStable_A, mem_req_valid_o && !mem_req_ready_i, mem_req_valid_o
-                            && $stable(mem_req_write_o) && $stable(mem_req_id_o)
-                            && $stable(mem_req_addr_o) && $stable(mem_req_line_o)
-                            && $stable(mem_req_wdata_o))
+  // A locked source is still offering (sources never withdraw), and the maintenance
+  // engine is granted on one port at a time.
+  `QPM_ASSERT(LockedStillValid_A, (!r_lock_q || (r_lock_x_q ? x_rd : rd_valid_i))
+                                  && (!w_lock_q || (w_lock_x_q ? x_wr : wb_valid_i)))
+  `QPM_ASSERT(MaintOnePort_A, !(r_grant_x && w_grant_x))
+  `QPM_ASSERT_NEXT(RdPortStable_A, mem_rd_valid_o && !mem_rd_ready_i, mem_rd_valid_o
+                              && $stable(mem_rd_id_o) && $stable(mem_rd_addr_o)
+                              && $stable(mem_rd_line_o))
+  `QPM_ASSERT_NEXT(WrPortStable_A, mem_wr_valid_o && !mem_wr_ready_i, mem_wr_valid_o
+                              && $stable(mem_wr_id_o) && $stable(mem_wr_addr_o)
+                              && $stable(mem_wr_line_o) && $stable(mem_wr_wdata_o))
 
 endmodule

@@ -14,14 +14,15 @@
 // on at once (the write-back does not delay the fill, SPEC §11); FillReq reads the QPC.
 // A walk never gives up (docs/events.md, "Memory faults"): a failed directory read is
 // sent again, and so is a failed QPC read, whose fill then lands marked fatal
-// (fill_fatal_o): the pipe installs the QP in ERR with QP_FATAL pending. One register
-// advances through a shared step per cycle (round-robin). Memory reads leave through
+// (fill_fatal_o): the pipe installs the QP in ERR with QP_FATAL pending. Two registers
+// step per cycle, one per lane (qpm_mshr_sched: Victim and WbRead in the cache lane,
+// Dir, DirReq and FillReq in the walk lane), each lane round-robin. Memory reads leave through
 // one request register that holds its request until the memory port takes it (never
 // withdrawn, never swapped).
 //
 // Each register is a qpm_mshr_reg (its state and next state); this file generates Mshrs
 // of them and holds what they share: the compares (qpm_mshr_match), the scheduler
-// (qpm_mshr_sched), the scheduled register's step, the directory cache with each
+// (qpm_mshr_sched), the scheduled registers' steps, the directory cache with each
 // register's hint (qpm_mshr_dir_hint) and the read request register.
 //
 // Hazard (qpm_mshr_match): FillReq waits while the QPN is still on its way to memory as
@@ -179,8 +180,8 @@ module qpm_mshr_file #(
   logic [Mshrs*QpnW-1:0]     m_qpn_flat, m_vqpn_flat;
   logic [Mshrs*WayW-1:0]     m_way_flat;
 
-  logic             sched_any, take_room, ret_own_valid, walk_hit;
-  logic [MshrW-1:0] sched, ret_own;
+  logic             c_any, w_any, take_room, ret_own_valid, walk_hit;
+  logic [MshrW-1:0] c_idx, w_idx, ret_own;
   logic [63:12]     walk_page;
   // The directory entry's address (bits 63:3) is added at allocation, off the
   // scheduler's path.
@@ -199,7 +200,7 @@ module qpm_mshr_file #(
       dec_set_q <= '0;
     end else begin
       dec_q     <= vict_step_o;
-      dec_idx_q <= sched;
+      dec_idx_q <= c_idx;
       dec_set_q <= vict_set_o;
     end
   end
@@ -218,10 +219,10 @@ module qpm_mshr_file #(
       .alloc_addr_i (alloc_addr),
       .park_i       (park_i && park_idx_i == MshrW'(g)),
       .deq_i        (deq_i && deq_idx_i == MshrW'(g)),
-      .step_i       (sched_any && sched == MshrW'(g)),
+      .step_i       ((c_any && c_idx == MshrW'(g)) || (w_any && w_idx == MshrW'(g))),
       .walk_hit_i   (walk_hit),
       .walk_page_i  (walk_page),
-      .ret_take_i   (ret_take_o),
+      .ret_take_i   (ret_take_o && ret_own == MshrW'(g)),
       .ret_gu_i     (fill_wfault_o),
       .decide_i     (dec_q && dec_idx_q == MshrW'(g)),
       .vict_found_i (vict_found_i),
@@ -333,12 +334,12 @@ module qpm_mshr_file #(
     .fill_i      (dir_fill),
     .fill_idx_i  (dir_fill_idx),
     .fill_page_i (dir_fill_page),
-    .walk_idx_i  (sched),
+    .walk_idx_i  (w_idx),
     .walk_hit_o  (walk_hit),
     .walk_page_o (walk_page)
   );
 
-  // ---- the scheduler: which register takes the shared step (qpm_mshr_sched)
+  // ---- the scheduler: which registers step, one per lane (qpm_mshr_sched)
   logic [Mshrs-1:0] in_victim, in_wbread, in_dir, in_dirreq, in_fillreq, hold;
   for (genvar g = 0; g < Mshrs; g++) begin : gen_in
     assign in_victim[g]  = m_state_q[g] == qpm_pipe_pkg::MVictim;
@@ -353,8 +354,7 @@ module qpm_mshr_file #(
     assign hold[g]       = (dec_q && dec_idx_q == MshrW'(g)) || (vict_owed_i && in_victim[g])
                         || (dec_q && in_victim[g]);
   end
-  logic             pick_any;
-  logic [MshrW-1:0] pick;
+  logic             ret_near;   // the take-back's owner is picked: it may take its fill now
   qpm_mshr_sched #(
     .Mshrs   (Mshrs),
     .WbDepth (WbDepth)
@@ -375,8 +375,10 @@ module qpm_mshr_file #(
     .wbread_ok_i   (wbread_ok_i),
     .ret_ok_i      (ret_ok_i),
     .wb_free_cnt_i (wb_free_cnt_i),
-    .sched_any_o   (sched_any),
-    .sched_o       (sched),
+    .c_any_o       (c_any),
+    .c_idx_o       (c_idx),
+    .w_any_o       (w_any),
+    .w_idx_o       (w_idx),
     .take_i        (dec_q),
     .take_idx_i    (dec_idx_q),
     .vict_valid_i  (vict_valid_i),
@@ -386,63 +388,63 @@ module qpm_mshr_file #(
     .ret_want_o    (ret_own_valid),
     .ret_own_o     (ret_own),
     .ret_take_o    (ret_take_o),
-    .pick_any_o    (pick_any),
-    .pick_o        (pick)
+    .ret_near_o    (ret_near),
+    .wbread_may_o  (wbread_may_o)
   );
 
-  qpm_pipe_pkg::mshr_state_e s_state;
-  assign s_state         = m_state_q[sched];
-  assign vict_set_o      = m_qpn_q[sched][SetW-1:0];
-  assign vict_step_o     = sched_any && s_state == qpm_pipe_pkg::MVictim;
+  qpm_pipe_pkg::mshr_state_e c_state, w_state;
+  assign c_state         = m_state_q[c_idx];
+  assign w_state         = m_state_q[w_idx];
+  assign vict_set_o      = m_qpn_q[c_idx][SetW-1:0];
+  assign vict_step_o     = c_any && c_state == qpm_pipe_pkg::MVictim;
   assign vict_take_o     = dec_q;
   assign vict_mshr_o     = dec_idx_q;
   assign vict_take_set_o = dec_set_q;
   assign reserve_o       = vict_take_o && vict_take_ok_i && take_room;
   assign reserve_line_o  = line_of(vict_take_set_o, vict_way_i);
-  assign wbread_o        = sched_any && s_state == qpm_pipe_pkg::MWbRead;
-  assign wbread_line_o   = line_of(m_qpn_q[sched][SetW-1:0], m_way_q[sched]);
-  assign wbread_qpn_o    = m_vqpn_q[sched];
-  assign wbread_idx_o    = sched;
+  assign wbread_o        = c_any && c_state == qpm_pipe_pkg::MWbRead;
+  assign wbread_line_o   = line_of(m_qpn_q[c_idx][SetW-1:0], m_way_q[c_idx]);
+  assign wbread_qpn_o    = m_vqpn_q[c_idx];
+  assign wbread_idx_o    = c_idx;
   assign victim_out_o    = m_victim_out;
   assign ret_want_o      = ret_own_valid;
   assign ret_qpn_o       = m_qpn_q[ret_own];
-  assign swap_o          = ret_take_o && s_state == qpm_pipe_pkg::MWbRead;
+  assign swap_o          = ret_take_o && m_state_q[ret_own] == qpm_pipe_pkg::MWbRead;
 
   // ---- memory responses
   qpm_pipe_pkg::mshr_state_e r_state;
   assign r_state         = m_state_q[mem_rsp_idx_i];
-  // A take-back's fill is the scheduled register's, else the answered one's: each read
-  // out beside the other and chosen last, so the take-back (the scheduler's step) meets
-  // only that multiplexer on its way to the line writes.
+  // A take-back's fill is the owner's (a flip-flop's index), else the answered one's:
+  // each read out beside the other and chosen last, so the take-back (the scheduler's
+  // step) meets only that multiplexer on its way to the line writes.
   logic mem_fill;   // a memory fill lands
   assign mem_fill          = mem_rsp_valid_i && r_state == qpm_pipe_pkg::MFillWait
                           && !mem_rsp_error_i;
   assign fill_o          = mem_fill || ret_take_o;
-  assign fill_line_o     = ret_take_o ? wbread_line_o
+  assign fill_line_o     = ret_take_o ? line_of(m_qpn_q[ret_own][SetW-1:0], m_way_q[ret_own])
                         : line_of(m_qpn_q[mem_rsp_idx_i][SetW-1:0], m_way_q[mem_rsp_idx_i]);
-  assign fill_qpn_o      = ret_take_o ? m_qpn_q[sched] : m_qpn_q[mem_rsp_idx_i];
-  assign fill_addr_o     = ret_take_o ? m_addr_q[sched][60:3] : m_addr_q[mem_rsp_idx_i][60:3];
+  assign fill_qpn_o      = ret_take_o ? m_qpn_q[ret_own] : m_qpn_q[mem_rsp_idx_i];
+  assign fill_addr_o     = ret_take_o ? m_addr_q[ret_own][60:3]
+                                      : m_addr_q[mem_rsp_idx_i][60:3];
   assign fill_fatal_o    = m_fatal_q[mem_rsp_idx_i] && !ret_take_o;
-  assign fill_wfault_o   = ret_take_o && m_ret[sched];   // a given-up context (not retl)
+  assign fill_wfault_o   = ret_take_o && m_ret[ret_own];   // a given-up context (not retl)
 
   // What may take the pipe's RAM ports this cycle, from the memory response and the
   // registered pick, not from the step (the scheduler's conditions and the buffer's
   // room): a fill (a memory fill, or the take-back's owner picked), a fill that is a
   // notice (it makes its QP fatal, qpm_qpc_pipe: a memory fill of a QPC whose read failed
-  // before, or a take-back), a read-out (a register in WbRead picked). The pipe's P0 and
-  // the maintenance engine's answer keep out of the cycle on these supersets.
-  logic ret_near;   // the take-back's owner is picked: it may take its fill now
-  assign ret_near          = ret_own_valid && pick_any && pick == ret_own;
+  // before, or a take-back), a read-out (the cache lane's pick in WbRead, wbread_may_o
+  // from qpm_mshr_sched). The pipe's P0 and the maintenance engine's answer keep out of
+  // the cycle on these supersets.
   assign fill_may_o        = mem_fill || ret_near;
   assign fill_notice_may_o = (mem_fill && m_fatal_q[mem_rsp_idx_i]) || ret_near;
-  assign wbread_may_o      = pick_any && m_state_q[pick] == qpm_pipe_pkg::MWbRead;
   assign dir_fill       = mem_rsp_valid_i && r_state == qpm_pipe_pkg::MDirWait && !mem_rsp_error_i
                         && mem_rsp_word_i[0];
   assign dir_fill_idx   = DirIdxW'(m_qpn_q[mem_rsp_idx_i] >> PageBits);
   assign dir_fill_page  = mem_rsp_word_i[63:12];
 
   assign cnt_eviction_o    = reserve_o && vict_valid_i;
-  assign cnt_walk_o        = sched_any && s_state == qpm_pipe_pkg::MDir;
+  assign cnt_walk_o        = w_any && w_state == qpm_pipe_pkg::MDir;
   assign cnt_dir_hit_o     = cnt_walk_o && walk_hit;
   assign cnt_unmapped_o    = mem_rsp_valid_i && r_state == qpm_pipe_pkg::MDirWait && !mem_rsp_error_i
                           && !mem_rsp_word_i[0];
@@ -451,17 +453,17 @@ module qpm_mshr_file #(
   logic unused_word;   // a directory entry: valid in bit 0, the page in 63:12
   assign unused_word = ^mem_rsp_word_i[11:1];
 
-  // ---- the read request register: the scheduled register's directory entry or QPC,
-  // held until the memory port takes it
+  // ---- the read request register: the walk lane's directory entry or QPC (not a
+  // take-back's), held until the memory port takes it
   logic rq_valid_q, rq_load;
-  assign rq_load = sched_any && !ret_take_o
-                && (s_state == qpm_pipe_pkg::MDirReq || s_state == qpm_pipe_pkg::MFillReq);
+  assign rq_load = w_any && !(ret_take_o && ret_own == w_idx)
+                && (w_state == qpm_pipe_pkg::MDirReq || w_state == qpm_pipe_pkg::MFillReq);
   // The read request register: one read held until the memory port takes it.
   qpm_hold_reg #(.Width(MemIdW + 64 + 1)) u_read_req (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .load_i  (rq_load),
-    .data_i  ({MemIdW'(sched), m_addr_q[sched], 3'b0, s_state == qpm_pipe_pkg::MFillReq}),
+    .data_i  ({MemIdW'(w_idx), m_addr_q[w_idx], 3'b0, w_state == qpm_pipe_pkg::MFillReq}),
     .valid_o (rq_valid_q),
     .ready_i (mem_req_ready_i),
     .data_o  ({mem_req_id_o, mem_req_addr_o, mem_req_line_o})

@@ -148,7 +148,8 @@ class Dut {
     bool write = false;  // a write fault (a write-back given up), else a read fault
   };
   virtual std::optional<FatalNotice> fatal_fill() const = 0;
-  // ... and a take-back: a miss register's fill from a write-back given up, not memory.
+  // ... and a take-back: a miss register's fill from the write-back buffer (an entry
+  // given up or still in flight), not memory.
   virtual bool take_back() const = 0;
   // ... and whether the command unit is in Execute (deciding on the context it read).
   virtual bool cmd_executing() const = 0;

@@ -65,10 +65,11 @@ module qpm_ctx_tb_top #(
   input  logic                  m_axi_rlast_i
 );
 
-  logic         mem_req_valid, mem_req_ready, mem_req_write, mem_req_line;
-  logic [3:0]   mem_req_id, mem_rsp_id;
-  logic [63:0]  mem_req_addr;
-  logic [511:0] mem_req_wdata, mem_rsp_rdata;
+  logic         mem_rd_valid, mem_rd_ready, mem_rd_line;
+  logic         mem_wr_valid, mem_wr_ready, mem_wr_line;
+  logic [3:0]   mem_rd_id, mem_wr_id, mem_rsp_id;
+  logic [63:0]  mem_rd_addr, mem_wr_addr;
+  logic [511:0] mem_wr_wdata, mem_rsp_rdata;
   logic         mem_rsp_valid, mem_rsp_write, mem_rsp_error;
   logic [3:0]   awcache, arcache;
   logic [2:0]   awprot, arprot;
@@ -104,13 +105,17 @@ module qpm_ctx_tb_top #(
     .cnt_given_up_o  (cnt_given_up_o),
     .lock_valid_i    (lock_valid_i),
     .lock_qpn_i      (lock_qpn_i),
-    .mem_req_valid_o (mem_req_valid),
-    .mem_req_ready_i (mem_req_ready),
-    .mem_req_write_o (mem_req_write),
-    .mem_req_id_o    (mem_req_id),
-    .mem_req_addr_o  (mem_req_addr),
-    .mem_req_line_o  (mem_req_line),
-    .mem_req_wdata_o (mem_req_wdata),
+    .mem_rd_valid_o (mem_rd_valid),
+    .mem_wr_valid_o (mem_wr_valid),
+    .mem_rd_ready_i (mem_rd_ready),
+    .mem_wr_ready_i (mem_wr_ready),
+    .mem_rd_id_o    (mem_rd_id),
+    .mem_wr_id_o    (mem_wr_id),
+    .mem_rd_addr_o  (mem_rd_addr),
+    .mem_wr_addr_o  (mem_wr_addr),
+    .mem_rd_line_o  (mem_rd_line),
+    .mem_wr_line_o  (mem_wr_line),
+    .mem_wr_wdata_o (mem_wr_wdata),
     .mem_rsp_valid_i (mem_rsp_valid),
     .mem_rsp_write_i (mem_rsp_write),
     .mem_rsp_id_i    (mem_rsp_id),
@@ -126,13 +131,17 @@ module qpm_ctx_tb_top #(
   ) u_axi_master (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .req_valid_i     (mem_req_valid),
-    .req_ready_o     (mem_req_ready),
-    .req_write_i     (mem_req_write),
-    .req_id_i        (mem_req_id),
-    .req_addr_i      (mem_req_addr),
-    .req_line_i      (mem_req_line),
-    .req_wdata_i     (mem_req_wdata),
+    .rd_req_valid_i  (mem_rd_valid),
+    .wr_req_valid_i  (mem_wr_valid),
+    .rd_req_ready_o  (mem_rd_ready),
+    .wr_req_ready_o  (mem_wr_ready),
+    .rd_req_id_i     (mem_rd_id),
+    .wr_req_id_i     (mem_wr_id),
+    .rd_req_addr_i   (mem_rd_addr),
+    .wr_req_addr_i   (mem_wr_addr),
+    .rd_req_line_i   (mem_rd_line),
+    .wr_req_line_i   (mem_wr_line),
+    .wr_req_wdata_i  (mem_wr_wdata),
     .rsp_valid_o     (mem_rsp_valid),
     .rsp_write_o     (mem_rsp_write),
     .rsp_id_o        (mem_rsp_id),
