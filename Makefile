@@ -76,7 +76,9 @@ bench: build
 bench-scale: build
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/qpm_bench --scale --config $(CONFIG) --csv $(BUILD)/bench/scale.csv
-	$(BUILD)/qpm_bench --scale --config large --scale-qps 4096 --scale-policies plru --csv $(BUILD)/bench/scale-large.csv
+	$(BUILD)/qpm_bench --scale --config large --scale-qps 4096,65536 --scale-policies plru --csv $(BUILD)/bench/scale-large.csv
+	python3 scripts/check_scale_csv.py $(BUILD)/bench/scale.csv $(CONFIG)
+	python3 scripts/check_scale_csv.py $(BUILD)/bench/scale-large.csv large
 	gnuplot -e "csv='$(BUILD)/bench/scale.csv'; out='$(BUILD)/bench'" scripts/plot_scale.gp
 	@echo "bench-scale: $(BUILD)/bench/scale.csv, $(BUILD)/bench/scale-large.csv, $(BUILD)/bench/scale_hit_rate.png, $(BUILD)/bench/scale_ops_per_cycle.png"
 

@@ -879,6 +879,38 @@ TEST_CASE("cache: a miss on a victim whose write-back is in flight takes it from
   CHECK_FALSE(b.ctx_->gotError());
 }
 
+// Reads and writes leave on memory ports of their own (docs/qp-cache.md section 12): a
+// write-back stuck on AW and W holds back no miss's read. Until 2026-12-07 one request
+// port carried both, and a second write-back waiting there stopped every read.
+TEST_CASE("cache: misses read memory while write-backs wait for AW and W", "[cache]") {
+  CacheBench b(17);
+  for (uint32_t k = 0; k < kWays; ++k) {   // set 0 full of dirty lines
+    const BitVec v = b.random_qpc();
+    REQUIRE(b.call(kWrite, in_set(0, k), &v).status == kOk);
+  }
+  const uint64_t writes = b.mem_.writes();
+  const uint64_t reads = b.mem_.reads();
+  b.mem_.hold_writes(true);
+  b.send(kRead, in_set(0, kWays), 1);      // a miss that evicts a dirty line ...
+  b.send(kRead, in_set(0, kWays + 1), 2);  // ... and another: two write-backs stuck
+  for (int i = 0; i < 200; ++i) b.tick();
+  b.send(kRead, in_set(1, 0), 3);          // a miss in the other set
+  const uint64_t start = b.cycles_;
+  while (b.rsps_.size() < 3) {
+    REQUIRE(b.cycles_ - start < 2000);
+    b.tick();
+  }
+  CHECK(b.mem_.writes() == writes);        // no write left meanwhile
+  CHECK(b.mem_.reads() >= reads + 3);
+  for (const Rsp &r : b.rsps_) CHECK(r.status == kOk);
+  b.mem_.hold_writes(false);
+  for (int i = 0; i < 2000; ++i) b.tick();
+  CHECK(b.mem_.writes() == writes + 2);    // both victims written back once released
+  CHECK(b.counts_[kWritebacks] == 2);
+  CHECK(b.mem_.violations().empty());
+  CHECK_FALSE(b.ctx_->gotError());
+}
+
 // A live QPC (valid, RTS), so that a fault makes it fatal.
 BitVec live_qpc(BitVec v) {
   for (const auto &f : qpc_field_positions()) {

@@ -230,8 +230,9 @@ void AxiMemory::accept_w_beat(const AxiMasterOut &m) {
 }
 
 AxiSlaveOut AxiMemory::drive() {
-  out_.awready = !chance(opt_.backpressure) && (!opt_.aw_waits_for_w || !early_w_.empty());
-  out_.wready = !chance(opt_.backpressure);
+  out_.awready = !hold_writes_ && !chance(opt_.backpressure)
+              && (!opt_.aw_waits_for_w || !early_w_.empty());
+  out_.wready = !hold_writes_ && !chance(opt_.backpressure);
   out_.arready = !chance(opt_.backpressure);
   // An offered R beat or B stays as it is until accepted (AXI4 A3.2.1).
   if (!out_.rvalid) offer_read_beat();

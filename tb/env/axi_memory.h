@@ -87,6 +87,10 @@ class AxiMemory : public TbExtension {
   void map_region(uint64_t base, uint64_t size);
   void unmap_region(uint64_t base);
 
+  // A directed stall: while on, AWREADY and WREADY stay low (a slave whose write path
+  // is stuck); reads go on.
+  void hold_writes(bool on) { hold_writes_ = on; }
+
   // A directed fault: the next `count` read bursts that start at addr answer SLVERR
   // (counted and reported like the random ones).
   void fail_reads_at(uint64_t addr, uint32_t count = 1) { fail_reads_[addr] += count; }
@@ -191,6 +195,7 @@ class AxiMemory : public TbExtension {
   // The master's previous outputs, for "valid held until ready" checks.
   AxiMasterOut prev_;
   bool ar_waiting_ = false, aw_waiting_ = false, w_waiting_ = false;
+  bool hold_writes_ = false;
 
   std::deque<Burst> read_q_;          // accepted, first beat not offered, AR order
   // Bursts whose beats are going out: at most one, or one per ID with interleave.
