@@ -100,6 +100,7 @@ module qpm_qpc_cache_props #(
     // returns and marks (docs/qp-cache.md section 20) are covered by simulation
     .wb_retry_budget_i (8'd0),
     .cnt_given_up_o  (),
+    .cnt_take_back_o (),
     .lock_valid_i    (1'b0),
     .lock_qpn_i      ('0),
     .mem_rd_valid_o (mem_rd_valid),

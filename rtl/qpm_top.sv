@@ -24,9 +24,8 @@ module qpm_top #(
   parameter int unsigned CqeDepth    = 8,     // CQE FIFO entries
   parameter int unsigned EqDepth     = 16,    // EQ FIFO entries in front of the EQE port
   parameter int unsigned FlushSlots  = 4,     // QPs flushed at once before the scan (1 .. 7)
-  // Write-back buffer entries (writes in flight): as many as miss registers, 32 at least.
-  // Each miss that evicts a dirty line starts a write as it starts a read, and both take
-  // a memory round trip, so fewer entries than registers would bound the miss rate first.
+  // Write-back buffer entries (writes in flight), one per miss register, 32 at least: a
+  // miss's dirty victim's write takes a round trip as its read does (docs/qp-cache.md).
   parameter int unsigned WbDepth     = (Mshrs > 32) ? Mshrs : 32,
   parameter int unsigned DirCacheEntries = 1024,  // the walker's directory cache (a power of 2)
   // One AXI read ID per miss register, one write ID per write-back buffer entry, and the
@@ -143,8 +142,9 @@ module qpm_top #(
   // (docs/eviction.md): questions, timeouts, answers rejected, answers dropped, cycles
   // with a question open; then the resets' (docs/reset.md): DROPs QUIESCE (reason 13,
   // after the others so that they keep their addresses), resets that waited for their
-  // DMAs, resets the timeout forced; last the write-backs given up (docs/errors.md).
-  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5 + 2 + 1;
+  // DMAs, resets the timeout forced; then the write-backs given up (docs/errors.md); last
+  // the misses that took their QPC back from the write-back buffer (docs/qp-cache.md 22).
+  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5 + 2 + 1 + 1;
   if (qpm_pkg::CntWbRetries != qpm_pkg::NumCounters - 1) begin : gen_bad_counter_map
     $error("the cache's WB_RETRIES must be its last counter: qpm_top maps it at the end");
   end
@@ -163,7 +163,8 @@ module qpm_top #(
   logic        cmd_refused;
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
-    counts = {wb_given_up, reset_forced, reset_waited, dp_drops[qpm_pkg::DropQuiesce], trap_counts, pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
+    counts = {take_back, wb_given_up, reset_forced, reset_waited, dp_drops[qpm_pkg::DropQuiesce],
+              trap_counts, pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
               cache_counts[qpm_pkg::CntWbRetries], flush_overflow, wqe_flushed, cqe_sent,
               event_raised, db_refused, dp_drops[qpm_pkg::DropMemErr:1],
               cache_counts[qpm_pkg::CntWbRetries-1:0]};
@@ -187,7 +188,7 @@ module qpm_top #(
   logic              mem_fatal;      // a fill made its QP fatal (a QPC read failed) ...
   logic              mem_fatal_write; // ... or a write-back of its QPC was given up
   logic [7:0]        wb_retry_budget;
-  logic              wb_given_up;
+  logic              wb_given_up, take_back;
   logic [qpm_pkg::QpnW-1:0] mem_fatal_qpn;
 
   qpm_cmd_unit #(
@@ -375,6 +376,7 @@ module qpm_top #(
     .mem_fatal_write_o (mem_fatal_write),
     .wb_retry_budget_i (wb_retry_budget),
     .cnt_given_up_o  (wb_given_up),
+    .cnt_take_back_o (take_back),
     .lock_valid_i    (cmd_lock_valid),
     .lock_qpn_i      (cmd_lock_qpn),
     .mem_rd_valid_o (mem_rd_valid),

@@ -62,7 +62,7 @@ struct ScaleRow {
 
 // SPEC.md section 11.1: no design does better than min(1, N / (m L), B / (64 m)) operations
 // per cycle with m misses per operation that read memory (measured: the MISSES counter
-// less the take-backs, over the operations; a merged request waits on a miss register
+// less TAKE_BACKS, over the operations; a merged request waits on a miss register
 // already counted; a take-back takes its context from the write-back buffer, reads no
 // memory and holds its register a few cycles, docs/qp-cache.md section 22), a memory latency of L
 // cycles, N miss registers and a read channel of B bytes per cycle (one 64-byte QPC per
@@ -268,9 +268,7 @@ class ScaleRun {
       drive(env, warm);
       probe.watch(pinned ? hot : std::vector<uint32_t>{}, latency / 2);
       const std::vector<uint32_t> before = env.read_counters();
-      const uint64_t take_backs_before = env.take_backs();
       const Window w = drive(env, trace);
-      const double take_backs = static_cast<double>(env.take_backs() - take_backs_before);
       const std::vector<uint32_t> after = env.read_counters();
       auto delta = [&](const char *name) {
         const size_t i = counter_index(name);
@@ -287,8 +285,9 @@ class ScaleRun {
       r.cycles = w.cycles;
       r.ops_per_cycle = static_cast<double>(w.ops) / static_cast<double>(w.cycles);
       r.hot_hit_rate = pinned ? probe.hit_rate() : -1;
-      r.take_backs_per_op = take_backs / static_cast<double>(trace.size());
-      r.misses_per_op = (delta("misses") - take_backs) / static_cast<double>(trace.size());
+      r.take_backs_per_op = delta("take_backs") / static_cast<double>(trace.size());
+      r.misses_per_op =
+          (delta("misses") - delta("take_backs")) / static_cast<double>(trace.size());
       r.bound = rate_bound(r.misses_per_op, latency, mshrs_);
       r.efficiency = r.ops_per_cycle / r.bound;
       if (delta("walks") > 0) r.dir_hit_rate = delta("dir_hits") / delta("walks");

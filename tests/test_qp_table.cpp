@@ -50,7 +50,11 @@ TEST_CASE("CSRs: identity, geometry, QPN_LIMIT clamp, unmapped offsets", "[qp_ta
   CHECK(((config >> 24) & 0xff) == 6);   // PAGE_BITS
   CHECK(env.read_csr(csr::kQpnLimit) == 4096);
   CHECK(env.read_csr(csr::kQptBaseLo) == static_cast<uint32_t>(kQptBase));
-  CHECK_THROWS(env.read_csr(0x100));  // SLVERR
+  // The first offset past the last counter (TAKE_BACKS at 0x100): SLVERR.
+  const uint32_t past_counters = csr::kCounters + 4 * static_cast<uint32_t>(kCounterNames.size());
+  CHECK(past_counters == 0x104);
+  CHECK(env.read_csr(past_counters - 4) == 0);  // no take-back yet
+  CHECK_THROWS(env.read_csr(past_counters));
   // Pages are mapped: QPT_BASE and QPN_LIMIT are read-only (SLVERR, counted, unchanged).
   CHECK_THROWS(env.write_csr(csr::kQpnLimit, 100));
   CHECK_THROWS(env.write_csr(csr::kQptBaseLo, 0x2000));

@@ -1,15 +1,12 @@
 // qpm_qpc_cache: the on-chip QP-context cache (SPEC.md §3.2, §3.3, §9, §11). This module
 // only connects its blocks; docs/qp-cache.md explains the design.
 //
-//   requests ──► qpm_qpc_pipe ──hit──► QPC RAM (1 read + 1 write port) ──► response
-//                   │ miss / same QPN as a miss under way            ▲ fill
-//                   ▼                                                │
-//                qpm_park_pool ◄── replay when the fill is done      │
-//                   │                                                │
-//                qpm_mshr_file: directory (qpm_dir_table, else read) -> victim (qpm_cache_tags)
-//                   -> dirty victim read out into the write-back buffer -> QPC read -> fill
-//                qpm_cache_mem_side: the write-back buffer, the maintenance engine
-//                   (SYNC_CACHE, MAP/UNMAP_PAGE) and the memory request arbiter
+//   requests -> qpm_qpc_pipe -hit-> QPC RAM (1 read + 1 write port) -> response
+//     miss, or a QPN whose miss is under way: parked (qpm_park_pool), replayed after the fill
+//   qpm_mshr_file: directory (qpm_dir_table, else read) -> victim (qpm_cache_tags) -> dirty
+//     victim read out into the write-back buffer -> QPC read -> fill
+//   qpm_cache_mem_side: the write-back buffer, the maintenance engine (SYNC_CACHE,
+//     MAP/UNMAP_PAGE) and the arbiter of the memory ports (reads, writes)
 //
 // Set-associative, write-back, Sets x Ways lines. Misses do not block: the pipe serves
 // hits while up to Mshrs fills are outstanding, and a request to a QPN whose fill is
@@ -60,6 +57,7 @@ module qpm_qpc_cache #(
   // never), one pulse per entry given up (WB_GIVEN_UP), and the command unit's lock
   input  logic [7:0]            wb_retry_budget_i,
   output logic                  cnt_given_up_o,
+  output logic                  cnt_take_back_o,   // a miss took its QPC from the buffer
   input  logic                  lock_valid_i,
   input  logic [qpm_pkg::QpnW-1:0] lock_qpn_i,
   // memory requests to qpm_axi_master (the IDs: MaintRdId, MaintWrId below)
@@ -472,8 +470,10 @@ module qpm_qpc_cache #(
   // ---- Event counters, registered (docs/qp-table.md says what each counts)
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      count_o <= '0;
+      count_o         <= '0;
+      cnt_take_back_o <= 1'b0;
     end else begin
+      cnt_take_back_o <= ret_take;   // TAKE_BACKS (docs/qp-cache.md section 22)
       count_o <= '0;
       count_o[qpm_pkg::CntHits]       <= cnt_hit;
       count_o[qpm_pkg::CntMisses]     <= cnt_miss;

@@ -21,7 +21,7 @@ const std::vector<const char *> kCounterNames = {
     "fatal_overflows", "ev_qp_fatal", "ev_qp_req_err", "ev_qp_access_err", "ev_comm_est",
     "ev_sq_drained", "ev_port_err",  "eq_high_water", "pf_qpcs_read",  "pf_qps_moved",
     "trap_requests", "trap_timeouts", "trap_rejected", "trap_dropped", "trap_busy_cycles",
-    "drop_quiesce", "resets_waited", "resets_forced", "wb_given_up"};
+    "drop_quiesce", "resets_waited", "resets_forced", "wb_given_up", "take_backs"};
 
 size_t counter_index(const std::string &name) {
   for (size_t i = 0; i < kCounterNames.size(); ++i) {
@@ -886,6 +886,7 @@ std::vector<std::string> QpmEnv::counter_check() {
         "QPC reads: {} but expected walks - unmapped entries + QPC read errors = {}, less "
         "the {} take-backs", t.qpc_reads, walk_qpc_reads, take_backs_));
   }
+  expect("take_backs (vs the take-back probe)", value("take_backs"), take_backs_);
   // The datapath's counters: exact against what the model predicted and raised.
   for (int r = 1; r < kNumDropReasons; ++r) {
     const auto reason = static_cast<DropReason>(r);

@@ -30,6 +30,7 @@ module qpm_ctx_tb_top #(
   output logic                  mem_fatal_write_o,
   input  logic [7:0]            wb_retry_budget_i,   // 0 (the tests' default): retry forever
   output logic                  cnt_given_up_o,
+  output logic                  cnt_take_back_o,
   input  logic                  lock_valid_i,
   input  logic [qpm_pkg::QpnW-1:0] lock_qpn_i,
   output logic [qpm_pkg::NumCounters-1:0] count_o,
@@ -103,6 +104,7 @@ module qpm_ctx_tb_top #(
     .mem_fatal_write_o (mem_fatal_write_o),
     .wb_retry_budget_i (wb_retry_budget_i),
     .cnt_given_up_o  (cnt_given_up_o),
+    .cnt_take_back_o (cnt_take_back_o),
     .lock_valid_i    (lock_valid_i),
     .lock_qpn_i      (lock_qpn_i),
     .mem_rd_valid_o (mem_rd_valid),
