@@ -178,7 +178,7 @@ module qpm_axi_master_props #(
 
   // Outputs no property here reads (the read and response paths).
   logic unused_props;
-  assign unused_props = ^{rd_req_ready, wr_req_ready, rsp_valid, rsp_write, rsp_error, rsp_id, rsp_rdata,
-                          bready, rready};
+  assign unused_props = ^{rd_req_ready, wr_req_ready, rsp_valid, rsp_write, rsp_error, rsp_id,
+                          rsp_rdata, bready, rready};
 
 endmodule

@@ -649,8 +649,11 @@ int main(int argc, char **argv) {
   app.add_option("--scale-trap-latency", so.trap_latency,
                  "--scale: the trap agent's answer latency in cycles")
       ->check(CLI::Range(0u, 100000u));
-  app.add_option("--scale-ops", so.ops, "--scale: measured operations per point")
-      ->check(CLI::Range(1, 1000000));
+  app.add_option("--scale-ops", so.ops,
+                 "--scale: measured operations per point (at least 100: the rate is taken "
+                 "over the last three quarters, and a shorter window measures how far the "
+                 "port runs ahead of the answers, not the rate)")
+      ->check(CLI::Range(100, 1000000));
   CLI11_PARSE(app, argc, argv);
   if (scale) {
     so.config = config;
