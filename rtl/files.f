@@ -53,6 +53,7 @@ rtl/ctx/qpm_mshr_reg.sv
 rtl/ctx/qpm_mshr_dir_hint.sv
 rtl/ctx/qpm_mshr_file.sv
 rtl/ctx/qpm_park_pool.sv
+rtl/ctx/qpm_replay_gate.sv
 rtl/ctx/qpm_wb_buffer.sv
 rtl/ctx/qpm_cache_maint.sv
 rtl/ctx/qpm_mem_arbiter.sv

@@ -56,6 +56,7 @@ BLOCK_LABELS = {
     "qpm_parking_port": "QP cache: parking port (wiring: request port and deferred requests)",
     "qpm_tag_views": "QP cache: the tags in RAM (one copy), its readers, the lookup's match",
     "qpm_mark_gate": "QP cache: when the write-back buffer's mark enters the pipe",
+    "qpm_replay_gate": "QP cache: when a staged replay enters the pipe",
     "qpm_lw_keep": "QP cache: line writes for kept tag words (write B a cycle later)",
     "qpm_tag_copy": "QP cache: one copy of the tags in RAM",
     "qpm_tag_patch": "QP cache: the line writes applied to a tag word",

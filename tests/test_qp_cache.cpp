@@ -1765,3 +1765,40 @@ TEST_CASE("parking port: the requests of one QPN keep their order when deferred"
   CHECK(b.counts_[kMissWaits] >= 4);            // a's four requests were deferred
   CHECK_FALSE(b.ctx_->gotError());
 }
+
+// Cycles from queuing a request to its answer.
+static uint64_t answer_cycles(CacheBench &b, uint32_t op, uint32_t q) {
+  const uint64_t start = b.cycles_;
+  b.rsps_.clear();
+  b.send(op, q, 1);
+  while (b.rsps_.empty()) {
+    REQUIRE(b.cycles_ - start < 1000);
+    b.tick();
+  }
+  CHECK(b.rsps_[0].status == kOk);
+  b.rsps_.clear();
+  return b.cycles_ - start;
+}
+
+// A replay goes to the pipe in the cycle after it is staged: only a PIN or UNPIN replay
+// waits for its set's tag word (qpm_replay_gate), which cost every miss a cycle until
+// 2026-12-07. So a read miss is answered sooner than a PIN miss in the same conditions
+// (a free way, the page in the directory cache), and a miss costs at most L + 13 cycles
+// more than a hit (docs/qp-cache.md section 16; L + 14 before).
+TEST_CASE("cache: a read miss's replay does not wait for its set's tags, a PIN's does",
+          "[cache]") {
+  AxiMemoryOptions mo;
+  mo.latency_min = mo.latency_max = 30;
+  CacheBench b(31, mo);
+  REQUIRE(b.call(kRead, in_set(0, 0)).status == kOk);   // the page's entry now cached
+  for (int i = 0; i < 200; ++i) b.tick();
+  const uint64_t hit = answer_cycles(b, kRead, in_set(0, 0));
+  const uint64_t miss = answer_cycles(b, kRead, in_set(1, 0));   // a free way in set 1
+  CHECK(miss - hit <= 30 + 13);
+  // A pin replayed reads its set's word first (its pinned bits): a cycle later at least.
+  for (int i = 0; i < 200; ++i) b.tick();
+  const uint64_t pin_miss = answer_cycles(b, kPin, in_set(1, 1));
+  CHECK(pin_miss > miss);
+  CHECK(b.mem_.violations().empty());
+  CHECK_FALSE(b.ctx_->gotError());
+}

@@ -173,7 +173,7 @@ module qpm_cache_miss_side #(
   logic [SetW-1:0]      port_ram_set;
   logic [LwW-1:0] lw;
   logic lw_hold;
-  logic pool_stage_valid, replay_ok;
+  logic pool_stage_valid, replay_ok, replay_word;
   qpm_pkg::ctx_req_t pool_stage_req;
   logic [WayW-1:0] replay_way;
   logic [Mshrs-1:0] replaying;
@@ -267,8 +267,9 @@ module qpm_cache_miss_side #(
     .port_word_o          (port_ram_word),
     .look_replay_i        (stage_valid_o),
     .look_replay_way_i    (replay_way),
+    .look_replay_word_i   (replay_word),
     .look_mark_i          (!stage_valid_o && mark_valid_i),
-    .replay_want_i        (pool_stage_valid),
+    .replay_want_i        (pool_stage_valid && replay_word),
     .replay_set_i         (pool_stage_req.index[SetW-1:0]),
     .replay_ok_o          (replay_ok),
     .replay_take_i        (take_i),
@@ -454,9 +455,17 @@ module qpm_cache_miss_side #(
     .stage_mshr_o  (stage_mshr),
     .take_i        (take_i)
   );
-  // A staged replay goes to the pipe once its set's word is at hand (qpm_tag_views: a
-  // register, so the pipe's choice of request starts from flip-flops).
-  assign stage_valid_o = pool_stage_valid && replay_ok;
+  // When the staged replay enters the pipe.
+  qpm_replay_gate u_replay_gate (
+    .pool_valid_i  (pool_stage_valid),
+    .pool_op_i     (pool_stage_req.op),
+    .word_ok_i     (replay_ok),
+    .word_want_o   (replay_word),
+    .stage_valid_o (stage_valid_o),
+    .fill_may_i    (rsp_mshr_i),   // a superset of the memory fills, from the master's
+                                   // response register (a take-back's is not in it)
+    .wbread_may_i  (wbread_may_o)
+  );
   assign stage_req_o   = pool_stage_req;
 
 `ifdef FORMAL

@@ -48,6 +48,7 @@ module qpm_cache_tags #(
   output logic [Ways*EntW-1:0] port_word_o,
   input  logic                 look_replay_i,
   input  logic [WayW-1:0]      look_replay_way_i,
+  input  logic                 look_replay_word_i,  // ... with its set's word (a PIN, UNPIN)
   input  logic                 look_mark_i,
   input  logic                 replay_want_i,       // a replay is staged: its set ...
   input  logic [SetW-1:0]      replay_set_i,
@@ -163,6 +164,7 @@ module qpm_cache_tags #(
     .look_tag_i        (look_qpn_i[QpnW-1:SetW]),
     .look_replay_i     (look_replay_i),
     .look_replay_way_i (look_replay_way_i),
+    .look_replay_word_i (look_replay_word_i),
     .look_mark_i       (look_mark_i),
     .look_port_tags_i  (look_port_tags_i),
     .look_match_o      (look_match),
@@ -327,6 +329,7 @@ module qpm_cache_tags #(
     .reserve_line_i       (reserve_line_i),
     .drop_i               (drop_i),
     .look_check_i         (look_check_i),
+    .look_pins_i          (!look_replay_i || look_replay_word_i),
     .look_qpn_i           (look_qpn_i),
     .look_hit_i           (look_hit_o),
     .look_line_i          (look_line_o),

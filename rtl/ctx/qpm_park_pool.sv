@@ -4,9 +4,10 @@
 // index of its miss register and its place in that register's line (seq). When the
 // register's fill is done (replaying_i), its requests replay in that order: the next one
 // is read out of the park RAM a cycle ahead ("staged") and offered to the pipe, which
-// takes it (take_i) before any new request. The staged request stays offered, unchanged,
-// until it is taken. The requests themselves (a write carries a whole QPC) live in a RAM;
-// only the small bookkeeping is in flops.
+// takes it (take_i) before any new request; the next is read out in the cycle of that
+// take. The staged request stays offered, unchanged, until it is taken. The requests
+// themselves (a write carries a whole QPC) live in a RAM; only the small bookkeeping is
+// in flops.
 //
 // Whether a slot holds its register's next place in line is a flip-flop per slot
 // (next_q), not a compare with its register's dequeue count through a Mshrs:1
@@ -57,8 +58,11 @@ module qpm_park_pool #(
   logic            free_any, replay_any;
   logic [IdxW-1:0] free_idx, replay_idx;
   logic [Depth-1:0] replay_match;
+  // The staged slot is not offered again: the next replay is read out in the cycle the
+  // staged one is taken, so replays of different registers go one a cycle.
   for (genvar g = 0; g < Depth; g++) begin : gen_match
-    assign replay_match[g] = p_valid_q[g] && next_q[g] && replaying_i[p_mshr_q[g]];
+    assign replay_match[g] = p_valid_q[g] && next_q[g] && replaying_i[p_mshr_q[g]]
+                          && !(stage_valid_q && stage_idx_q == IdxW'(g));
   end
   qpm_first_one #(.N(Depth)) u_free (.bits_i(~p_valid_q), .any_o(free_any), .idx_o(free_idx));
   qpm_first_one #(.N(Depth)) u_replay (
@@ -68,9 +72,11 @@ module qpm_park_pool #(
   );
   assign free_any_o = free_any;
 
-  // One RAM port: a park writes; otherwise the next replay is read out (one at a time).
+  // One RAM port: a park writes; otherwise the next replay is read out, when none is
+  // staged or the staged one is taken now (its successor in its register's line is not
+  // next before that take, so it follows a cycle later).
   logic stage_now;
-  assign stage_now = replay_any && !stage_valid_q && !park_i;
+  assign stage_now = replay_any && (!stage_valid_q || take_i) && !park_i;
   qpm_ram_1p #(
     .Width (ReqW),
     .Depth (Depth)
@@ -96,13 +102,13 @@ module qpm_park_pool #(
       stage_idx_q   <= '0;
       stage_mshr_q  <= '0;
       stage_seq_q   <= '0;
-    end else if (take_i) begin
-      stage_valid_q <= 1'b0;
     end else if (stage_now) begin
       stage_valid_q <= 1'b1;
       stage_idx_q   <= replay_idx;
       stage_mshr_q  <= p_mshr_q[replay_idx];
       stage_seq_q   <= p_seq_q[replay_idx];
+    end else if (take_i) begin
+      stage_valid_q <= 1'b0;
     end
   end
 

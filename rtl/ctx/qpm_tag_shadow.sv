@@ -32,6 +32,7 @@ module qpm_tag_shadow #(
   input  logic [LineW-1:0]     reserve_line_i,
   input  logic                 drop_i,          // maintenance drops the scan's line
   input  logic                 look_check_i,    // the pipe decides with this lookup
+  input  logic                 look_pins_i,     // ... and its pinned bits (not a replay's)
   input  logic [QpnW-1:0]      look_qpn_i,
   input  logic                 look_hit_i,
   input  logic [LineW-1:0]     look_line_i,
@@ -133,14 +134,14 @@ module qpm_tag_shadow #(
 `undef QPM_TAG_CHECKS
   `QPM_ASSERT_IMPL(TagLookup_A, look_check_i,
                    look_hit_i == f_hit && (!f_hit || look_line_i == f_line))
-  `QPM_ASSERT_IMPL(TagLookupPins_A, look_check_i, look_pinned_in_set_i == f_pins
+  `QPM_ASSERT_IMPL(TagLookupPins_A, look_check_i && look_pins_i, look_pinned_in_set_i == f_pins
                    && (!f_hit || look_pinned_i == pinned_q[f_line]))
   `QPM_ASSERT_IMPL(TagVictimWord_A, step_q, step_word_ok)
   `QPM_ASSERT_IMPL(TagScan_A, scan_ok_i, scan_ok)
 `else
   logic unused_checks;
-  assign unused_checks = ^{look_check_i, look_hit_i, look_line_i, f_hit, f_line, step_q,
-                           step_word_ok, scan_ok_i, scan_ok, look_pinned_i,
+  assign unused_checks = ^{look_check_i, look_pins_i, look_hit_i, look_line_i, f_hit, f_line,
+                           step_q, step_word_ok, scan_ok_i, scan_ok, look_pinned_i,
                            look_pinned_in_set_i, f_pins};
 `endif
 `ifdef FORMAL

@@ -71,6 +71,7 @@ module qpm_tag_views #(
   input  logic [TagW-1:0]      look_tag_i,
   input  logic                 look_replay_i,
   input  logic [WayW-1:0]      look_replay_way_i,
+  input  logic                 look_replay_word_i, // else its way is valid, no pins read
   input  logic                 look_mark_i,
   input  logic [Ways*EntW-1:0] look_port_tags_i,
   output logic [Ways-1:0]      look_match_o,    // the tag is the QPN's (or the replay's way)
@@ -254,8 +255,8 @@ module qpm_tag_views #(
   for (genvar w = 0; w < Ways; w++) begin : gen_look
     assign look_match_o[w]  = look_replay_i ? look_replay_way_i == WayW'(w)
                                             : look_word[w*EntW + 2 +: TagW] == look_tag_i;
-    assign look_valid_o[w]  = look_word[w*EntW + 1];
-    assign look_pinned_o[w] = look_word[w*EntW];
+    assign look_valid_o[w]  = look_word[w*EntW + 1] || (look_replay_i && !look_replay_word_i);
+    assign look_pinned_o[w] = look_word[w*EntW] && !(look_replay_i && !look_replay_word_i);
   end
 
 `ifndef SYNTHESIS
