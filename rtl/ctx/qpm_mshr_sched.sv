@@ -99,8 +99,9 @@ module qpm_mshr_sched #(
   // victim step could follow its decision at once, took `large` uniform over 65,536 QPs
   // at 100 cycles from 0.26 to 0.32 operations per cycle, but `default`'s scan over 257
   // QPs at 1,000 cycles from 0.88 to 0.78; a walk-lane pick that left the busy read
-  // request register out gave `large` 0.34 -> 0.35 and cost that scan as much. Neither
-  // was traced; neither was kept.) Any other register picked on last cycle's state and
+  // request register out gave `large` 0.34 -> 0.35. Measured apart, the victim pick costs
+  // that scan 0.02, the walk-lane pick the rest (docs/eviction.md, "The two picks apart");
+  // neither was kept.) Any other register picked on last cycle's state and
   // unable to step now loses the cycle, never correctness: the step is always this
   // cycle's.
   logic             c_pick_any, c_pick_any_q, w_pick_any, w_pick_any_q;
