@@ -143,8 +143,9 @@ module qpm_top #(
   // with a question open; then the resets' (docs/reset.md): DROPs QUIESCE (reason 13,
   // after the others so that they keep their addresses), resets that waited for their
   // DMAs, resets the timeout forced; then the write-backs given up (docs/errors.md); last
-  // the misses that took their QPC back from the write-back buffer (docs/qp-cache.md 22).
-  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5 + 2 + 1 + 1;
+  // the misses that took their QPC back from the write-back buffer (docs/qp-cache.md 22);
+  // last the operations that found the lock park full (qpm_dp_ingress).
+  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5 + 2 + 3;
   if (qpm_pkg::CntWbRetries != qpm_pkg::NumCounters - 1) begin : gen_bad_counter_map
     $error("the cache's WB_RETRIES must be its last counter: qpm_top maps it at the end");
   end
@@ -158,13 +159,14 @@ module qpm_top #(
   logic [4:0]                                    trap_counts;
   logic [15:0]                                   trap_timeout, reset_timeout;
   logic                                          reset_waited, reset_forced;
-  logic                                          flush_busy;
+  logic                                          flush_busy, lock_park_wait;
   logic                                          table_mapped;
   logic        cmd_refused;
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
-    counts = {take_back, wb_given_up, reset_forced, reset_waited, dp_drops[qpm_pkg::DropQuiesce],
-              trap_counts, pf_moved, pf_visit, eq_hwm, ev_types, fatal_overflow,
+    counts = {lock_park_wait, take_back, wb_given_up, reset_forced, reset_waited,
+              dp_drops[qpm_pkg::DropQuiesce], trap_counts, pf_moved, pf_visit, eq_hwm,
+              ev_types, fatal_overflow,
               cache_counts[qpm_pkg::CntWbRetries], flush_overflow, wqe_flushed, cqe_sent,
               event_raised, db_refused, dp_drops[qpm_pkg::DropMemErr:1],
               cache_counts[qpm_pkg::CntWbRetries-1:0]};
@@ -229,9 +231,9 @@ module qpm_top #(
   );
 
   // Registered boundaries (docs/qp-cache.md, "Registered boundaries"): the datapath's
-  // and the doorbells' inputs, the command unit's requests to the front and the front's
-  // to the cache each pass a spill register (the last is the cache's own request port,
-  // qpm_cache_port, whose entries carry their set's tags), so no ready depends on another
+  // and the doorbells' inputs (qpm_dp_ingress, with the lock park), the command unit's
+  // requests to the front and the front's to the cache (qpm_cache_port, whose entries
+  // carry their set's tags) each pass a spill register, so no ready depends on another
   // block's lookup and no input reaches an output through logic.
   logic              dp_req_valid, dp_req_ready, db_valid, db_ready;
   qpm_pkg::dp_req_t  dp_req;
@@ -239,26 +241,24 @@ module qpm_top #(
   logic              front_cmd_req_valid, front_cmd_req_ready;
   qpm_pkg::ctx_req_t front_cmd_req;
 
-  qpm_spill_reg #(.Width($bits(dp_req_i))) u_dp_req_reg (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (dp_req_valid_i),
-    .in_ready_o  (dp_req_ready_o),
-    .in_data_i   (dp_req_i),
-    .out_valid_o (dp_req_valid),
-    .out_ready_i (dp_req_ready),
-    .out_data_o  (dp_req)
-  );
-
-  qpm_spill_reg #(.Width($bits(db_i))) u_db_reg (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (db_valid_i),
-    .in_ready_o  (db_ready_o),
-    .in_data_i   (db_i),
-    .out_valid_o (db_valid),
-    .out_ready_i (db_ready),
-    .out_data_o  (db)
+  qpm_dp_ingress u_dp_ingress (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .dp_valid_i   (dp_req_valid_i),
+    .dp_ready_o   (dp_req_ready_o),
+    .dp_i         (dp_req_i),
+    .db_valid_i   (db_valid_i),
+    .db_ready_o   (db_ready_o),
+    .db_i         (db_i),
+    .lock_valid_i (cmd_lock_valid),
+    .lock_qpn_i   (cmd_lock_qpn),
+    .dp_valid_o   (dp_req_valid),
+    .dp_ready_i   (dp_req_ready),
+    .dp_o         (dp_req),
+    .db_valid_o   (db_valid),
+    .db_ready_i   (db_ready),
+    .db_o         (db),
+    .park_wait_o  (lock_park_wait)
   );
 
   qpm_spill_reg #(.Width($bits(cmd_ctx_req))) u_cmd_req_reg (

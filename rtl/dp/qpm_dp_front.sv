@@ -25,8 +25,8 @@
 // A command reads a QPC, decides, and writes it back in two pipeline operations; while
 // it does, datapath operations and doorbells on that QPN wait here (the command unit's
 // lock), so none of their updates is overwritten by the command's write and none sees
-// the QPC between the two. Operations on other QPNs behind the waiting one wait too
-// (head of line): a few cycles on a hit, a memory round trip on a miss.
+// the QPC between the two. The datapath operations wait in qpm_dp_ingress's lock park,
+// out of the way of the other QPNs' (docs/datapath.md, "The command lock and its park").
 `include "qpm_assert.svh"
 
 module qpm_dp_front #(

@@ -197,7 +197,27 @@ void DpScoreboard::on_response(const DpResponse &actual) {
   apply_doorbells(qpn);
 }
 
-void DpScoreboard::on_doorbell(const Doorbell &db, uint64_t ops_taken) {
+void DpScoreboard::on_front_take(uint32_t tag) {
+  const auto tag_it = by_tag_.find(static_cast<uint8_t>(tag));
+  if (tag_it != by_tag_.end()) {
+    for (Pending &p : by_qpn_[tag_it->second]) {
+      if (p.is_doorbell || p.front_taken) continue;
+      if (p.req.tag == tag) {
+        p.front_taken = true;
+        return;
+      }
+      break;  // an older operation of the QPN not taken yet: out of port order
+    }
+  }
+  ++mismatch_count_;
+  const std::string what = fmt::format(
+      "the datapath front took the operation with tag {} out of its QPN's order, or one "
+      "the port never took", tag);
+  spdlog::error("MISMATCH at the datapath front: {}", what);
+  if (order_problems_.size() < kKeep) order_problems_.push_back(what);
+}
+
+void DpScoreboard::on_doorbell(const Doorbell &db) {
   const uint32_t qpn = db.qpn & kPsnMask;
   Pending marker;
   marker.is_doorbell = true;
@@ -206,7 +226,7 @@ void DpScoreboard::on_doorbell(const Doorbell &db, uint64_t ops_taken) {
   marker.db = db;
   auto &q = by_qpn_[qpn];
   auto at = std::find_if(q.begin(), q.end(),
-                         [&](const Pending &p) { return !p.is_doorbell && p.index >= ops_taken; });
+                         [&](const Pending &p) { return !p.is_doorbell && !p.front_taken; });
   q.insert(at, marker);
   apply_doorbells(qpn);
 }
@@ -227,7 +247,7 @@ void DpScoreboard::on_doorbell_executed(uint32_t qpn) {
   ++mismatch_count_;
   const std::string what = fmt::format("the QP cache answered a doorbell of qpn {:#x} that was not taken", qpn);
   spdlog::error("MISMATCH on the doorbell port: {}", what);
-  if (doorbell_problems_.size() < kKeep) doorbell_problems_.push_back(what);
+  if (order_problems_.size() < kKeep) order_problems_.push_back(what);
 }
 
 void DpScoreboard::apply_doorbells(uint32_t qpn) {

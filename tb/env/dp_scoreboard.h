@@ -105,15 +105,17 @@ class DpScoreboard {
   // A request taken by the datapath port, decoded from the pins.
   void on_accept(const DpRequest &req);
   void on_response(const DpResponse &actual);
-  // A doorbell the datapath front took from its input register, when doorbells and
-  // operations of one QPN apply in the order the front takes them (docs/datapath.md
-  // "Order"): ops_taken operations had been taken by then (the front takes operations in
-  // the order the port did, so those are the first ops_taken the port accepted). It goes
-  // into the model after the operations of its QPN among them (now, if none is
+  // The datapath front took the operation with this tag (a probe). It takes one QPN's
+  // operations in the order the port did; those of different QPNs may pass each other
+  // (the ingress's lock park), so each operation is marked when taken.
+  void on_front_take(uint32_t tag);
+  // A doorbell the datapath front took, when doorbells and operations of one QPN apply
+  // in the order the front takes them (docs/datapath.md "Order"). It goes into the model
+  // after the operations of its QPN the front took before it (now, if none is
   // outstanding) and before the later ones. applied(db, refused) reports it.
   using DoorbellApplied = std::function<void(const Doorbell &, bool refused)>;
   void set_doorbell_applied(DoorbellApplied applied) { applied_ = std::move(applied); }
-  void on_doorbell(const Doorbell &db, uint64_t ops_taken);
+  void on_doorbell(const Doorbell &db);
   // The QP cache answered a doorbell of qpn (a probe, VerilatedDut::doorbell_done): the
   // oldest of qpn's doorbells taken and not yet answered. A doorbell goes into the model
   // only once answered, so a change the RTL makes to its QP meanwhile (a fill that makes
@@ -142,8 +144,9 @@ class DpScoreboard {
     fills_run_ = std::move(run);
   }
   void recheck_doorbells(uint32_t qpn) { apply_doorbells(qpn); }
-  // Problems the doorbell probe found (a doorbell answered that was never taken).
-  const std::vector<std::string> &doorbell_problems() const { return doorbell_problems_; }
+  // Problems the order probes found: a doorbell answered that was never taken, an
+  // operation the front took ahead of an older one of its QPN.
+  const std::vector<std::string> &order_problems() const { return order_problems_; }
 
   uint64_t accepted() const { return accepted_; }
   uint64_t checked() const { return checked_; }
@@ -165,6 +168,7 @@ class DpScoreboard {
   struct Pending {
     uint64_t index = 0;
     DpRequest req;
+    bool front_taken = false;  // an operation the datapath front has taken (a probe)
     bool is_doorbell = false;  // a doorbell waiting for the operations ahead of it
     bool executed = false;     // ... and answered by the QP cache (on_doorbell_executed)
     uint64_t stamp = 0;        // ... and the command placer's visits to Execute by then
@@ -192,7 +196,7 @@ class DpScoreboard {
   std::map<Verdict, uint64_t> verdict_counts_;
   std::array<uint64_t, kNumDropReasons> drops_{};
   std::vector<DpMismatch> first_mismatches_;
-  std::vector<std::string> doorbell_problems_;
+  std::vector<std::string> order_problems_;
   bool wait_for_execution_ = false;
   DpResponse last_response_, last_expected_;
 };

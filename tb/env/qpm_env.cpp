@@ -21,7 +21,8 @@ const std::vector<const char *> kCounterNames = {
     "fatal_overflows", "ev_qp_fatal", "ev_qp_req_err", "ev_qp_access_err", "ev_comm_est",
     "ev_sq_drained", "ev_port_err",  "eq_high_water", "pf_qpcs_read",  "pf_qps_moved",
     "trap_requests", "trap_timeouts", "trap_rejected", "trap_dropped", "trap_busy_cycles",
-    "drop_quiesce", "resets_waited", "resets_forced", "wb_given_up", "take_backs"};
+    "drop_quiesce", "resets_waited", "resets_forced", "wb_given_up", "take_backs",
+    "lock_park_waits"};
 
 size_t counter_index(const std::string &name) {
   for (size_t i = 0; i < kCounterNames.size(); ++i) {
@@ -270,13 +271,13 @@ void QpmEnv::on_write_fault_notice(uint32_t qpn) {
 void QpmEnv::sample_probes() {
   Dut &dut = tb_.dut();
   // The order of doorbells and operations: the front's, from its input registers.
-  if (dut.front_took_dp()) ++dp_front_taken_;
+  if (const auto tag = dut.front_took_dp()) dp_scoreboard_.on_front_take(*tag);
   if (dut.front_took_db() && doorbells_.order_known()) {
     if (db_to_front_.empty()) {
       fatal_problems_.push_back(fmt::format(
           "cycle {}: the datapath front took a doorbell the port never took", tb_.cycles()));
     } else {
-      dp_scoreboard_.on_doorbell(db_to_front_.front(), dp_front_taken_);
+      dp_scoreboard_.on_doorbell(db_to_front_.front());
       db_to_front_.pop_front();
     }
   }
@@ -835,7 +836,7 @@ std::vector<std::string> QpmEnv::final_check() {
   for (const auto &p : events_.problems()) add("events: " + p);
   for (const auto &p : cqes_.problems()) add("cqes: " + p);
   for (const auto &p : doorbells_.problems()) add("doorbells: " + p);
-  for (const auto &p : dp_scoreboard_.doorbell_problems()) add("doorbells: " + p);
+  for (const auto &p : dp_scoreboard_.order_problems()) add("datapath order: " + p);
   for (const auto &p : fatal_problems_) add("memory faults: " + p);
   if (dead_pages_.size() < opt_.mem_dead_pages) {
     add(fmt::format("memory faults: {} dead pages asked for, but only {} were drawn (too few "

@@ -351,7 +351,6 @@ class QpmEnv {
   // Doorbells the port took and the front has not yet (in order), and the datapath
   // operations the front has taken: where a doorbell falls among its QPN's operations.
   std::deque<Doorbell> db_to_front_;
-  uint64_t dp_front_taken_ = 0;
   std::unordered_set<uint64_t> qpc_read_faults_;     // QPC addresses read again after an error
   // QPN -> when its retried read landed, and whether the fill must make it fatal (no
   // command in flight could have changed it in the RTL and not yet in the model).

@@ -112,9 +112,19 @@ class VerilatedDut : public Dut {
   bool cmd_executing() const override {
     return top_->rootp->qpm_top__DOT__u_cmd_unit__DOT__fsm_q == kCmdUnitExecute;
   }
-  bool front_took_dp() const override {
+  std::optional<uint32_t> front_took_dp() const override {
     auto *root = top_->rootp;
-    return root->qpm_top__DOT__dp_req_valid && root->qpm_top__DOT__dp_req_ready;
+    if (!(root->qpm_top__DOT__dp_req_valid && root->qpm_top__DOT__dp_req_ready))
+      return std::nullopt;
+    BitVec req(kDpReqBits);
+    for (unsigned b = 0; b < kDpReqBits; b += 32)
+      req.set(b, std::min(32u, kDpReqBits - b), root->qpm_top__DOT__dp_req[b / 32]);
+    return decode_dp_request(req).tag;
+  }
+  std::optional<uint32_t> command_lock() const override {
+    auto *root = top_->rootp;
+    if (!root->qpm_top__DOT__cmd_lock_valid) return std::nullopt;
+    return static_cast<uint32_t>(root->qpm_top__DOT__cmd_lock_qpn);
   }
   bool front_took_db() const override {
     auto *root = top_->rootp;
