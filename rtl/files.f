@@ -4,6 +4,7 @@ rtl/ctx/qpm_pipe_pkg.sv
 rtl/common/qpm_ram_1p.sv
 rtl/common/qpm_ram_2p.sv
 rtl/common/qpm_fifo.sv
+rtl/common/qpm_fifo_sram.sv
 rtl/common/qpm_spill_reg.sv
 rtl/common/qpm_hold_reg.sv
 rtl/common/qpm_plru_tree.sv

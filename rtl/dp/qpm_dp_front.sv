@@ -397,7 +397,7 @@ module qpm_dp_front #(
   assign cqe_sent_o    = cqe_valid_o && cqe_ready_i;
   assign wqe_flushed_o = cqe_sent_o && cqe_o.status == qpm_event_pkg::WcWrFlushErr;
 
-  qpm_fifo #(
+  qpm_fifo_sram #(   // 2 x Mshrs deep: in RAM (docs/datapath.md, "The ports")
     .Width ($bits(dp_rsp_o)),
     .Depth (DpRspDepth)
   ) u_rsp_fifo (
