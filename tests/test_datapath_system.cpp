@@ -639,6 +639,20 @@ TEST_CASE("the datapath checks fail on a wrong answer", "[datapath][harness]") {
   // A response nothing asked for.
   sb.on_response(r);
   CHECK(sb.mismatches() == 3);
+  // The front takes one QPN's operations in port order (the lock park may reorder only
+  // different QPNs'): a take of the second one first, or of a tag never accepted, is a
+  // mismatch; a take in order is not.
+  DpScoreboard order(model, events);
+  order.on_accept(a);
+  order.on_accept(b);
+  order.on_front_take(2);
+  CHECK(order.mismatches() == 1);
+  order.on_front_take(1);
+  order.on_front_take(2);
+  CHECK(order.mismatches() == 1);
+  order.on_front_take(7);
+  CHECK(order.mismatches() == 2);
+  CHECK(order.order_problems().size() == 2);
   // Events: a wrong one, one never delivered, one nothing raised.
   events.expect(Event{false, 0x10, EventType::CommEst, 0}, "RX_REQ");
   events.arrived(Event{false, 0x10, EventType::SqDrained, 0});
