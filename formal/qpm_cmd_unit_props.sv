@@ -3,8 +3,8 @@
 // ready): the command response (rsp), the request to the cache through qpm_dp_front
 // (ctx_req, its own accesses and its prefetches) and the PORT_ERR event. Also: only
 // tags 0 (its own access) and 1 (a prefetch) are used, and at most one tag-0 access is
-// outstanding (docs/architecture.md section 3, which qpm_dp_front's and the cache's
-// proofs assume); and exactly one response per command, at most two commands accepted and
+// outstanding, but PORT_FAULT's steps (CtxDp), at most PfAhead (docs/architecture.md
+// section 3); and exactly one response per command, at most two commands accepted and
 // unanswered (section 2). The embedded EventOnlyAtPortFault_A, CtxRspOnlyWhenWaiting_A and
 // WriteOnlyOnOk_A are proven with every property; WriteNeverRefused_A is assumed (E2).
 //
@@ -31,7 +31,8 @@ module qpm_cmd_unit_props #(
   parameter int unsigned PageBits    = 6,
   parameter int unsigned NumPorts    = 2,
   parameter int unsigned PkeyTbl     = 128,
-  parameter int unsigned MaxRdAtomic = 16
+  parameter int unsigned MaxRdAtomic = 16,
+  parameter int unsigned PfAhead     = 2
 ) (
   input logic              clk_i,
   input logic              rst_ni,
@@ -56,7 +57,8 @@ module qpm_cmd_unit_props #(
     .PageBits    (PageBits),
     .NumPorts    (NumPorts),
     .PkeyTbl     (PkeyTbl),
-    .MaxRdAtomic (MaxRdAtomic)
+    .MaxRdAtomic (MaxRdAtomic),
+    .PfAhead     (PfAhead)
   ) u_dut (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -89,17 +91,19 @@ module qpm_cmd_unit_props #(
   logic take0, answer0;
   assign take0   = ctx_req_valid && ctx_req_ready_i && ctx_req.tag == qpm_pkg::TagCmd;
   assign answer0 = ctx_rsp_valid_i && ctx_rsp_i.tag == qpm_pkg::TagCmd;
-  logic             pending_q;   // a tag-0 request taken, its answer not yet in
+  // Tag-0 requests taken, their answers not yet in (several only of PORT_FAULT's steps),
+  // and the op of the last one taken.
+  logic [3:0]       pending_n_q;
+  logic             pending_q;
   qpm_pkg::ctx_op_e pending_op_q;
+  assign pending_q = pending_n_q != '0;
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      pending_q    <= 1'b0;
+      pending_n_q  <= '0;
       pending_op_q <= qpm_pkg::CtxRead;
-    end else if (take0) begin
-      pending_q    <= 1'b1;
-      pending_op_q <= ctx_req.op;
-    end else if (answer0) begin
-      pending_q    <= 1'b0;
+    end else begin
+      pending_n_q <= pending_n_q + 4'(take0) - 4'(answer0);
+      if (take0) pending_op_q <= ctx_req.op;
     end
   end
   // E1, E2
@@ -141,8 +145,11 @@ module qpm_cmd_unit_props #(
         assert (ctx_req.tag == qpm_pkg::TagCmd || ctx_req.tag == qpm_pkg::TagPrefetch);
         assert ((ctx_req.tag == qpm_pkg::TagPrefetch) == (ctx_req.op == qpm_pkg::CtxPrefetch));
       end
-      // No tag-0 access offered while one is outstanding.
-      if (pending_q) assert (!(ctx_req_valid && ctx_req.tag == qpm_pkg::TagCmd));
+      // No tag-0 access offered while one is outstanding, but PORT_FAULT's steps, at
+      // most PfAhead of them.
+      if (pending_q && ctx_req_valid && ctx_req.tag == qpm_pkg::TagCmd)
+        assert (ctx_req.op == qpm_pkg::CtxDp && pending_op_q == qpm_pkg::CtxDp);
+      assert (32'(pending_n_q) <= PfAhead);
 `endif
 `ifdef P_ONE_RSP
       // A response only for a command taken; at most two taken and unanswered.

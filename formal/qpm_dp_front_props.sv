@@ -26,6 +26,9 @@
 //       flush request, CQE) are free, except:
 //   F6  the cache raises no event for a flush step (qpm_qpc_pipe: a flush step's answer
 //       has event_valid low); this is the embedded FlushNoEvent_A, assumed here.
+//   F7  the command unit's tag-0 CtxDp requests are PORT_FAULT's steps (qpm_pf_scan),
+//       offered only while cmd_pf_scan_i is high, which stays high while any is in the
+//       cache; a step's answer echoes its EQ reservation and carries no CQE.
 // Free: the cache's ready (it may depend on the request), the consumers' readies
 // (dp_rsp_ready_i, eqe_ready_i, cqe_ready_i: they may stall for ever), the lock
 // (lock_valid_i, lock_qpn_i), QPN_LIMIT, and every payload. Small FIFOs (DpRspDepth 4,
@@ -56,6 +59,7 @@ module qpm_dp_front_props #(
   input logic                     cmd_wait_poll_i,
   input logic                     cmd_req_valid_i,
   input qpm_pkg::ctx_req_t        cmd_req_i,
+  input logic                     cmd_pf_scan_i,
   input logic                     ctx_req_ready_i,
   input logic                     ctx_rsp_valid_i,
   input qpm_pkg::ctx_rsp_t        ctx_rsp_i,
@@ -109,6 +113,7 @@ module qpm_dp_front_props #(
     .cmd_req_i       (cmd_req_i),
     .cmd_rsp_valid_o (cmd_rsp_valid),
     .cmd_rsp_o       (cmd_rsp),
+    .cmd_pf_scan_i   (cmd_pf_scan_i),
     .ctx_req_valid_o (ctx_req_valid),
     .ctx_req_ready_i (ctx_req_ready_i),
     .ctx_req_o       (ctx_req),
@@ -171,6 +176,15 @@ module qpm_dp_front_props #(
   end
 
   // ---- F1 .. F4: the requesters hold what they offer until it is taken; F3: tags 0, 1
+  // F7: PORT_FAULT's steps in the cache, each holding an EQ reservation.
+  logic [4:0] open_pf_q;
+  logic       pf_take, pf_ans;
+  assign pf_take = ctx_hs && ctx_req.tag == qpm_pkg::TagCmd && ctx_req.op == qpm_pkg::CtxDp;
+  assign pf_ans  = ctx_rsp_valid_i && ctx_rsp_i.tag == qpm_pkg::TagCmd && cmd_pf_scan_i;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) open_pf_q <= '0;
+    else         open_pf_q <= open_pf_q + 5'(pf_take) - 5'(pf_ans);
+  end
   always_comb begin
     if (rst_ni) begin
       if (dp_wait_q) assume (dp_req_valid_i && dp_req_i == dp_req_q);
@@ -180,6 +194,12 @@ module qpm_dp_front_props #(
     end
     if (cmd_req_valid_i)
       assume (cmd_req_i.tag == qpm_pkg::TagCmd || cmd_req_i.tag == qpm_pkg::TagPrefetch);
+    // F7: the command unit's tag-0 CtxDp requests are PORT_FAULT's steps, offered only
+    // while it says it scans (cmd_pf_scan_i), and it scans while any is open; in a scan its
+    // tag-0 requests are steps.
+    if (cmd_req_valid_i && cmd_req_i.tag == qpm_pkg::TagCmd)
+      assume ((cmd_req_i.op == qpm_pkg::CtxDp) == cmd_pf_scan_i);
+    if (open_pf_q != '0) assume (cmd_pf_scan_i);
   end
 
   // ---- F5: the cache answers what it took, per tag
@@ -239,6 +259,9 @@ module qpm_dp_front_props #(
         if (answer.cqe_valid) assume (answer.step_cqe_ok && qpm_pkg::tag_is_flush(ctx_rsp_i.tag));
       end else if (ctx_rsp_i.tag == qpm_pkg::TagDp || ctx_rsp_i.tag == qpm_pkg::TagDoorbell) begin
         assume (!answer.event_valid && !answer.cqe_valid);
+      end else if (pf_ans) begin
+        // a step's answer echoes its reservation, may carry its QP's QP_FATAL, no CQE
+        assume (open_pf_q != '0 && answer.step_ev_ok && !answer.cqe_valid);
       end
     end
   end
@@ -248,11 +271,12 @@ module qpm_dp_front_props #(
   logic                  rsp_dp, ev_dp;
   assign answer = ctx_rsp_i.rdata[$bits(answer)-1:0];
   assign rsp_dp = ctx_rsp_valid_i && ctx_rsp_i.tag == qpm_pkg::TagDp;
-  assign ev_dp  = ctx_rsp_valid_i && qpm_pkg::tag_is_step(ctx_rsp_i.tag) && answer.event_valid;
+  assign ev_dp  = ((ctx_rsp_valid_i && qpm_pkg::tag_is_step(ctx_rsp_i.tag)) || pf_ans)
+               && answer.event_valid;
   logic [4:0] rsp_in_q, eq_in_q;   // answers (events) in, minus taken on the port
   logic [7:0] ev_open;             // steps in the cache that may emit an event
   always_comb begin
-    ev_open = '0;
+    ev_open = 8'(open_pf_q);
     for (int t = 4; t < Tags; t++) ev_open = ev_open + 8'(open_ev_q[t]);
   end
   always_ff @(posedge clk_i) begin

@@ -58,12 +58,14 @@ module qpm_lock_props #(
   qpm_pkg::ctx_req_t        cmd_req;
   qpm_pkg::ctx_rsp_t        cmd_rsp;
   qpm_pkg::eqe_t            ev;
+  logic                     pf_scan;   // PORT_FAULT's steps: CtxDp of tag 0, no lock
   qpm_cmd_unit u_cmd (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .qpn_limit_i     (qpn_limit_i),
     .reset_timeout_i (reset_timeout_i),
     .refused_o       (refused),
+    .pf_scan_o       (pf_scan),
     .cmd_valid_i     (cmd_valid_i),
     .cmd_ready_o     (cmd_ready),
     .cmd_i           (cmd_i),
@@ -130,6 +132,7 @@ module qpm_lock_props #(
     .cmd_req_i        (cmd_req),
     .cmd_rsp_valid_o  (cmd_rsp_valid),
     .cmd_rsp_o        (cmd_rsp),
+    .cmd_pf_scan_i    (pf_scan),
     .ctx_req_valid_o  (ctx_req_valid),
     .ctx_req_ready_i  (ctx_req_ready_i),
     .ctx_req_o        (ctx_req),

@@ -55,17 +55,21 @@
   // address. The compute stubs make this visible (formal/cache_stub_*.sv): a
   // read-modify-write answers the four bits it read in rsp[3:0] and writes
   // {q[1:0], .., q[3:2]}, q bits 3:0 of the QPN the request's operation names (its
-  // dp_req_t's, doorbell_t's or step_req_t's, as its tag says: qpm_pkg::ctx_req_t).
+  // dp_req_t's, doorbell_t's, step_req_t's or pf_req_t's, as its tag says:
+  // qpm_pkg::ctx_req_t).
   (* anyconst *) logic [LineW-1:0] f_line;
   qpm_pkg::dp_req_t   f_dp_req;
   qpm_pkg::doorbell_t f_db_req;
   qpm_pkg::step_req_t f_step_req;
+  qpm_pkg::pf_req_t   f_pf_req;
   logic [qpm_pkg::QpnW-1:0] f_op_qpn;
   assign f_dp_req   = req_pipe.payload[$bits(f_dp_req)-1:0];
   assign f_db_req   = req_pipe.payload[$bits(f_db_req)-1:0];
   assign f_step_req = req_pipe.payload[$bits(f_step_req)-1:0];
+  assign f_pf_req   = req_pipe.payload[$bits(f_pf_req)-1:0];
   assign f_op_qpn   = req_pipe.tag == qpm_pkg::TagDoorbell ? f_db_req.qpn
-                    : qpm_pkg::tag_is_step(req_pipe.tag) ? f_step_req.qpn : f_dp_req.qpn;
+                    : qpm_pkg::tag_is_step(req_pipe.tag) ? f_step_req.qpn
+                    : req_pipe.tag == qpm_pkg::TagCmd ? f_pf_req.qpn : f_dp_req.qpn;
   logic [LineW-1:0] f_rline;
   assign f_rline = wbread ? wbread_line : xread_ok ? scan_line : look_line;
   logic             f_rd_q, f_rmw_q, f_fill_q, f_known_q;

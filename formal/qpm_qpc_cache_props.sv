@@ -64,7 +64,7 @@ module qpm_qpc_cache_props #(
   logic [MemIdW-1:0]     mem_rd_id, mem_wr_id;
   logic [63:0]           mem_rd_addr, mem_wr_addr;
   logic [511:0]          mem_wr_wdata;
-  logic [qpm_pkg::NumCounters-1:0] count;
+  logic [qpm_pipe_pkg::NumCounters-1:0] count;
 
   qpm_qpc_cache #(
     .Sets       (Sets),
@@ -181,7 +181,7 @@ module qpm_qpc_cache_props #(
 `endif
 `ifdef C_WRITEBACK
   // a dirty victim's write-back acknowledged (WRITEBACKS counts it)
-  always_comb if (rst_ni) CWriteback_C: assert (!count[qpm_pkg::CntWritebacks]);
+  always_comb if (rst_ni) CWriteback_C: assert (!count[qpm_pipe_pkg::CntWritebacks]);
 `endif
 `ifdef C_SYNC
   // a SYNC_CACHE answered (tag 15 is kept for SYNC in this check only)

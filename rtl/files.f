@@ -20,6 +20,7 @@ rtl/dp/qpm_dp_dma.sv
 rtl/dp/qpm_dp_exec.sv
 rtl/dp/qpm_doorbell_exec.sv
 rtl/dp/qpm_flush_exec.sv
+rtl/dp/qpm_pf_exec.sv
 rtl/dp/qpm_flush_engine.sv
 rtl/dp/qpm_front_arbiter.sv
 rtl/dp/qpm_dp_ingress.sv
@@ -27,7 +28,7 @@ rtl/dp/qpm_dp_front.sv
 rtl/cmd/qpm_qp_trans_table.sv
 rtl/cmd/qpm_state_enforcer.sv
 rtl/cmd/qpm_cmd_exec.sv
-rtl/cmd/qpm_pf_ahead.sv
+rtl/cmd/qpm_pf_scan.sv
 rtl/cmd/qpm_cmd_prefetch.sv
 rtl/cmd/qpm_cmd_limits.sv
 rtl/cmd/qpm_cmd_unit.sv

@@ -218,9 +218,9 @@ package qpm_pkg;
     CtxUnpin    = 3'd4,
     CtxSync     = 3'd5,  // write every dirty line back to memory
     CtxPrefetch = 3'd6,  // bring the QPC of index into the cache; no data returned
-    CtxDp       = 3'd7   // a datapath operation, doorbell or engine step: read, decide
-                         // and write the QPC in one pass (the payload carries it, rdata
-                         // answers a dp_exec_rsp_t)
+    CtxDp       = 3'd7   // a datapath operation, doorbell, engine step or PORT_FAULT
+                         // step: read, decide and write the QPC in one pass (the payload
+                         // carries it, rdata answers a dp_exec_rsp_t)
   } ctx_op_e;
 
   // Which requester qpm_dp_front offers to the QP cache (qpm_front_arbiter).
@@ -243,8 +243,8 @@ package qpm_pkg;
 
   // A request on the QPC-access interface. Its payload, as op and tag say: CtxWrite the
   // qpc_t; CtxDirWrite the directory entry {page_address, valid} in bits 63:0 (SPEC.md
-  // §3.2); CtxDp, in the low bits, a dp_req_t (TagDp), doorbell_t (TagDoorbell) or
-  // step_req_t (tag_is_step); else zero. One field for all, so a parked request is no
+  // §3.2); CtxDp, in the low bits, a dp_req_t (TagDp), doorbell_t (TagDoorbell),
+  // step_req_t (tag_is_step) or pf_req_t (TagCmd); else zero. One field for all, so a parked request is no
   // wider than a write (QpcW + 31 bits).
   typedef struct packed {
     logic [CtxTagW-1:0] tag;
@@ -258,22 +258,6 @@ package qpm_pkg;
     qpc_t               rdata;
     ctx_status_e        status;
   } ctx_rsp_t;
-
-  // Event counters of the QP cache (its count_o), reported through the CSR block
-  // (docs/qp-table.md), in register order up to CntMissWaits. CntWbRetries came later:
-  // qpm_top maps it after every other counter, so the older addresses stay.
-  parameter int unsigned CntHits      = 0;
-  parameter int unsigned CntMisses    = 1;
-  parameter int unsigned CntMerged    = 2;
-  parameter int unsigned CntEvictions = 3;
-  parameter int unsigned CntWritebacks = 4;
-  parameter int unsigned CntWalks     = 5;
-  parameter int unsigned CntDirHits   = 6;
-  parameter int unsigned CntRefused   = 7;
-  parameter int unsigned CntMemErrors = 8;
-  parameter int unsigned CntMissWaits = 9;
-  parameter int unsigned CntWbRetries = 10;  // writes answered with an error, sent again
-  parameter int unsigned NumCounters  = 11;
 
   // ---------------------------------------------------------------------------------
   // The datapath port (SPEC.md §2, §6; docs/datapath.md)
@@ -442,6 +426,12 @@ package qpm_pkg;
     logic            fatal_only;  // only a QP's fatal-class events, "more" while one is
   } step_req_t;
 
+  // One QPN of PORT_FAULT's scan, a CtxDp of tag TagCmd (qpm_pf_scan, qpm_rmw_exec).
+  typedef struct packed {
+    logic [QpnW-1:0] qpn;
+    logic [1:0]      port;
+  } pf_req_t;
+
   typedef struct packed {
     logic            is_port;   // a port event: qpn holds the port number
     logic [QpnW-1:0] qpn;
@@ -459,6 +449,7 @@ package qpm_pkg;
   } cqe_t;
 
   typedef struct packed {
+    logic    step_moved;      // a PORT_FAULT step moved its QP to ERR
     logic    event_valid;     // a step delivered one of its QP's pending events ...
     eqe_t    event_data;      // ... this one
     logic    ev_req_fatal;    // the QP has a fatal-class event pending now (a datapath

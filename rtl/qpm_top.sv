@@ -142,15 +142,14 @@ module qpm_top #(
   // (docs/eviction.md): questions, timeouts, answers rejected, answers dropped, cycles
   // with a question open; then the resets' (docs/reset.md): DROPs QUIESCE (reason 13,
   // after the others so that they keep their addresses), resets that waited for their
-  // DMAs, resets the timeout forced; then the write-backs given up (docs/errors.md); last
-  // the misses that took their QPC back from the write-back buffer (docs/qp-cache.md 22);
-  // last the operations that found the lock park full (qpm_dp_ingress).
+  // DMAs, resets the timeout forced; then write-backs given up (docs/errors.md), misses
+  // that took their QPC back (docs/qp-cache.md 22), a full lock park (qpm_dp_ingress).
   localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5 + 2 + 3;
-  if (qpm_pkg::CntWbRetries != qpm_pkg::NumCounters - 1) begin : gen_bad_counter_map
+  if (qpm_pipe_pkg::CntWbRetries != qpm_pipe_pkg::NumCounters - 1) begin : gen_bad_counter_map
     $error("the cache's WB_RETRIES must be its last counter: qpm_top maps it at the end");
   end
-  logic [qpm_pkg::NumCounters-1:0]               cache_counts;
-  logic [qpm_pkg::NumCounters+NumDpCounters-1:0] counts;
+  logic [qpm_pipe_pkg::NumCounters-1:0]               cache_counts;
+  logic [qpm_pipe_pkg::NumCounters+NumDpCounters-1:0] counts;
   logic [qpm_pkg::NumDropReasons-1:0]            dp_drops;
   logic                                          db_refused, event_raised;
   logic                                          cqe_sent, wqe_flushed, flush_overflow;
@@ -167,10 +166,10 @@ module qpm_top #(
     counts = {lock_park_wait, take_back, wb_given_up, reset_forced, reset_waited,
               dp_drops[qpm_pkg::DropQuiesce], trap_counts, pf_moved, pf_visit, eq_hwm,
               ev_types, fatal_overflow,
-              cache_counts[qpm_pkg::CntWbRetries], flush_overflow, wqe_flushed, cqe_sent,
+              cache_counts[qpm_pipe_pkg::CntWbRetries], flush_overflow, wqe_flushed, cqe_sent,
               event_raised, db_refused, dp_drops[qpm_pkg::DropMemErr:1],
-              cache_counts[qpm_pkg::CntWbRetries-1:0]};
-    counts[qpm_pkg::CntRefused] = cache_counts[qpm_pkg::CntRefused] | cmd_refused;
+              cache_counts[qpm_pipe_pkg::CntWbRetries-1:0]};
+    counts[qpm_pipe_pkg::CntRefused] = cache_counts[qpm_pipe_pkg::CntRefused] | cmd_refused;
   end
   logic unused_fatal_write;  // which fault made the QP fatal: the harness's probe only
   assign unused_fatal_write = mem_fatal_write;
@@ -180,7 +179,7 @@ module qpm_top #(
   logic              cmd_ctx_req_valid, cmd_ctx_req_ready, cmd_ctx_rsp_valid;
   qpm_pkg::ctx_req_t cmd_ctx_req;
   qpm_pkg::ctx_rsp_t cmd_ctx_rsp;
-  logic              cmd_ev_valid, cmd_ev_ready, cmd_lock_valid;
+  logic              cmd_ev_valid, cmd_ev_ready, cmd_lock_valid, cmd_pf_scan;
   logic [qpm_pkg::QpnW-1:0] cmd_lock_qpn;
   logic                     cmd_flush_wait, cmd_flush_wait_poll;  // a command waits for a flush
   qpm_pkg::eqe_t     cmd_ev;
@@ -198,8 +197,7 @@ module qpm_top #(
     .NumPorts    (NumPorts),
     .PkeyTbl     (PkeyTbl),
     .MaxRdAtomic (MaxRdAtomic),
-    // far enough to overlap the scan's misses, near enough not to evict what it reads
-    .PfAhead     ((Sets * Ways >= 64) ? 8 : 1)
+    .PfAhead     ((Sets * Ways >= 64) ? 8 : 1)   // PORT_FAULT's steps in flight
   ) u_cmd_unit (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
@@ -210,6 +208,7 @@ module qpm_top #(
     .refused_o       (cmd_refused),
     .pf_visit_o      (pf_visit),
     .pf_moved_o      (pf_moved),
+    .pf_scan_o       (cmd_pf_scan),
     .cmd_valid_i     (cmd_valid_i),
     .cmd_ready_o     (cmd_ready_o),
     .cmd_i           (cmd_i),
@@ -316,6 +315,7 @@ module qpm_top #(
     .cmd_req_i       (front_cmd_req),
     .cmd_rsp_valid_o (cmd_ctx_rsp_valid),
     .cmd_rsp_o       (cmd_ctx_rsp),
+    .cmd_pf_scan_i   (cmd_pf_scan),
     .ctx_req_valid_o (ctx_req_valid),
     .ctx_req_ready_i (ctx_req_ready),
     .ctx_req_o       (ctx_req),
@@ -462,8 +462,8 @@ module qpm_top #(
     .Mshrs       (Mshrs),
     .PageBits    (PageBits),
     .DirEntries  (DirEntries),
-    .NumCounters   (qpm_pkg::NumCounters + NumDpCounters),
-    .OwnCounterIdx (qpm_pkg::CntWbRetries)
+    .NumCounters   (qpm_pipe_pkg::NumCounters + NumDpCounters),
+    .OwnCounterIdx (qpm_pipe_pkg::CntWbRetries)
   ) u_csr (
     .clk_i            (clk_i),
     .rst_ni           (rst_ni),

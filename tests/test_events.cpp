@@ -110,6 +110,52 @@ TEST_CASE("PORT_FAULT: PORT_ERR first, then one QP_FATAL for each QP of the port
   require_final_check_clean(env);
 }
 
+// PORT_FAULT's step carries its QP's QP_FATAL to the EQ itself (docs/events.md), but only
+// when no event of the QP waits before it: a QP whose COMM_EST is still pending gets its
+// QP_FATAL after it (per-QP order), through the fatal engine. The steps need room in the
+// EQ, so while the consumer takes nothing the scan waits, and goes on once it drains.
+TEST_CASE("PORT_FAULT: a QP's QP_FATAL leaves after the events the QP raised before it, and "
+          "the scan waits for room in the EQ",
+          "[events]") {
+  EnvOptions eo;
+  eo.seed = 85;
+  eo.config = GENERATE("default", "tiny");
+  QpmEnv env(eo);
+  constexpr uint32_t kBase = 2, kQps = 40;   // the first QPNs the scan steps
+  for (uint32_t i = 0; i < kQps; ++i) bring_up(env, kBase + i, kRc, QpState::Rtr, 2);
+  env.drain();
+  env.events().take_arrivals();
+
+  // Every QP raises COMM_EST; the EQ takes 16 of them, the rest wait in their QPCs.
+  env.eqe_sink().hold(true);
+  for (uint32_t i = 0; i < kQps; ++i) env.push_dp(rx(kBase + i, MsgClass::Write, PktPos::Only, 100));
+  for (int c = 0; c < 3000 && (env.dp_in_flight() || env.dp_queued()); ++c) env.run_cycles(1);
+  for (int c = 0; c < 5000 && env.tb().dut().eq_fifo_count() < 16; ++c) env.run_cycles(1);
+  REQUIRE(env.tb().dut().eq_fifo_count() == 16);
+
+  env.push_command(port_fault(2));
+  env.run_cycles(2000);
+  CHECK(env.commands_in_flight() == 1);        // the scan waits for room in the EQ
+  CHECK(csr_counter(env, "pf_qps_moved") == 0);
+  env.eqe_sink().hold(false);
+  env.drain();
+
+  const std::vector<Event> got = env.events().take_arrivals();
+  CHECK(got.size() == 1 + 2 * kQps);
+  std::map<uint32_t, std::vector<EventType>> per_qp;
+  for (const Event &e : got) {
+    if (!e.is_port) per_qp[e.qpn].push_back(e.type);
+  }
+  for (uint32_t i = 0; i < kQps; ++i) {
+    INFO("qpn " << kBase + i);
+    CHECK(per_qp[kBase + i] == std::vector<EventType>{EventType::CommEst, EventType::QpFatal});
+    CHECK(state_of(env, kBase + i) == st(QpState::Err));
+  }
+  CHECK(csr_counter(env, "pf_qps_moved") == kQps);
+  CHECK(env.events().class_violations() == 0);
+  require_final_check_clean(env);
+}
+
 TEST_CASE("an event storm through a slow consumer: every event once, fatal before "
           "informational, the healthy QPs keep going",
           "[events]") {

@@ -1,7 +1,6 @@
 // qpm_cmd_exec: the decision of a QP command on the context the command unit read
 // (SPEC.md §4, §5, §8): its response, whether and what to write back, whether it must
-// first wait for the QP's flush or events, and PORT_FAULT's verdict on one QP. The
-// MODIFY_QP rules live in qpm_state_enforcer. Pure combinational (qpm_cmd_unit's
+// first wait for the QP's flush or events. The MODIFY_QP rules live in qpm_state_enforcer. Pure combinational (qpm_cmd_unit's
 // Execute state; docs/architecture.md).
 module qpm_cmd_exec #(
   parameter int unsigned NumPorts    = 2,
@@ -14,17 +13,14 @@ module qpm_cmd_exec #(
   output logic           write_o,          // write qpc_o back before answering
   output qpm_pkg::qpc_t  qpc_o,
   output logic           waits_for_flush_o, // answer only once flush and events are done
-  output logic           is_reset_o,       // an accepted MODIFY to RESET, or DESTROY:
+  output logic           is_reset_o        // an accepted MODIFY to RESET, or DESTROY:
                                            // it waits for the QP's DMAs (docs/reset.md)
-  output logic           pf_hits_o,        // PORT_FAULT moves this QP ...
-  output qpm_pkg::qpc_t  pf_qpc_o          // ... to this context
 );
 
   logic [7:0]         modify_status;
   qpm_pkg::syndrome_t modify_syndrome;
   qpm_pkg::qpc_t      modify_qpc;
-  logic               waits_for_flush, pf_hits;
-  qpm_pkg::qpc_t      pf_qpc;
+  logic               waits_for_flush;
   qpm_pkg::rsp_t      exec_rsp;
   logic               exec_write;
   qpm_pkg::qpc_t      exec_qpc;
@@ -99,16 +95,6 @@ module qpm_cmd_exec #(
                    && qpc_i.state == qpm_pkg::StRts && modify_qpc.state == qpm_pkg::StSqd
                    && modify_qpc.en_sqd_async_notify && qpc_i.sq_ci == qpc_i.sq_issued;
 
-  // PORT_FAULT: whether the scan's QP moves, and its move to ERR with QP_FATAL pending.
-  assign pf_hits = qpc_i.valid && cmd_i.port_num[7:2] == '0 && qpc_i.port == cmd_i.port_num[1:0]
-                && qpc_i.state != qpm_pkg::StReset && qpc_i.state != qpm_pkg::StErr;
-  always_comb begin
-    pf_qpc               = qpc_i;
-    pf_qpc.state         = qpm_pkg::StErr;
-    pf_qpc.ev_pending    = qpc_i.ev_pending | (5'd1 << qpm_event_pkg::EvBitFatal);
-    pf_qpc.ev_fatal_port = 1'b1;
-  end
-
   // The decision: response, and whether and what to write back.
   always_comb begin
     exec_rsp        = '0;
@@ -150,7 +136,5 @@ module qpm_cmd_exec #(
   assign is_reset_o        = exec_write && ((cmd_i.opcode == qpm_pkg::OpDestroyQp)
                                             || (exec_qpc.state == qpm_pkg::StReset
                                                 && cmd_i.opcode == qpm_pkg::OpModifyQp));
-  assign pf_hits_o         = pf_hits;
-  assign pf_qpc_o          = pf_qpc;
 
 endmodule

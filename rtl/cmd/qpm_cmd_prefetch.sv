@@ -3,17 +3,13 @@
 //
 // The next command waits in a one-entry register (cmd_ready_o is "empty"). While the
 // command under way is between its own requests, the unit offers the cache a prefetch
-// (tag 1, no data) of the next command's context, once per command; during PORT_FAULT's
-// scan it offers the QPNs ahead of the one the scan reads instead (qpm_pf_ahead), so the
-// scan's misses overlap. A prefetch once offered stays offered, unchanged, until the
-// cache takes it (hold_o): the command's own request waits behind it, and no new command
-// replaces the register whose QPN it carries. A prefetch has no architectural effect.
-module qpm_cmd_prefetch #(
-  parameter int unsigned PfAhead = 8
-) (
+// (tag 1, no data) of the next command's context, once per command. A prefetch once
+// offered stays offered, unchanged, until the cache takes it (hold_o): the command's own
+// request waits behind it, and no new command replaces the register whose QPN it
+// carries. A prefetch has no architectural effect.
+module qpm_cmd_prefetch (
   input  logic                     clk_i,
   input  logic                     rst_ni,
-  input  logic [31:0]              qpn_limit_i,
   // the command port and the lookahead register
   input  logic                     cmd_valid_i,
   output logic                     cmd_ready_o,
@@ -23,11 +19,6 @@ module qpm_cmd_prefetch #(
   input  logic                     take_next_i,     // the unit starts the next command
   // when the unit may prefetch
   input  logic                     between_i,       // a command between its requests
-  input  logic                     scan_i,          // PORT_FAULT's scan between its reads
-  input  logic [31:0]              scan_qpn_i,      // the scan's QPN this cycle
-  input  logic [31:0]              scan_qpn_d_i,    // the scan's QPN from the next cycle
-  input  logic                     scan_step_i,     // ... the one after this cycle's
-  input  logic                     scan_restart_i,  // ... anywhere (start, page skipped)
   // the offer to the cache (beside the unit's own requests)
   output logic                     offer_o,
   output logic [qpm_pkg::QpnW-1:0] offer_qpn_o,
@@ -37,31 +28,14 @@ module qpm_cmd_prefetch #(
 
   logic          next_valid_q, next_fetched_q;
   qpm_pkg::cmd_t next_cmd_q;
-  logic          hold_q, hold_is_scan_q;
+  logic          hold_q;
 
-  logic                     scan_room, scan_now, next_now, offer_is_scan;
-  logic [qpm_pkg::QpnW-1:0] scan_qpn;
-  assign scan_now = scan_i && scan_room;
+  logic next_now;
   assign next_now = next_valid_q && !next_fetched_q && between_i
                  && qpm_pkg::is_qp_opcode(next_cmd_q.opcode)
                  && next_cmd_q.qpn[31:qpm_pkg::QpnW] == '0;
-  assign offer_o       = hold_q || next_now || scan_now;
-  assign offer_is_scan = hold_q ? hold_is_scan_q : scan_now;
-  assign offer_qpn_o   = offer_is_scan ? scan_qpn : next_cmd_q.qpn[qpm_pkg::QpnW-1:0];
-
-  qpm_pf_ahead #(.PfAhead(PfAhead)) u_pf_ahead (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .qpn_limit_i  (qpn_limit_i),
-    .scan_qpn_i   (scan_qpn_i),
-    .scan_qpn_d_i (scan_qpn_d_i),
-    .step_i       (scan_step_i),
-    .restart_i    (scan_restart_i),
-    .taken_i      (offer_o && ready_i && offer_is_scan),
-    .held_i       (offer_o && !ready_i),
-    .room_o       (scan_room),
-    .qpn_o        (scan_qpn)
-  );
+  assign offer_o     = hold_q || next_now;
+  assign offer_qpn_o = next_cmd_q.qpn[qpm_pkg::QpnW-1:0];
 
   assign cmd_ready_o  = !next_valid_q && !hold_q;
   assign next_valid_o = next_valid_q;
@@ -74,11 +48,9 @@ module qpm_cmd_prefetch #(
       next_fetched_q <= 1'b0;
       next_cmd_q     <= '0;
       hold_q         <= 1'b0;
-      hold_is_scan_q <= 1'b0;
     end else begin
       hold_q         <= offer_o && !ready_i;
-      hold_is_scan_q <= offer_is_scan;
-      if (offer_o && ready_i && !offer_is_scan) next_fetched_q <= 1'b1;
+      if (offer_o && ready_i) next_fetched_q <= 1'b1;
       if (take_next_i) next_valid_q <= 1'b0;
       if (cmd_valid_i && cmd_ready_o) begin
         next_valid_q   <= 1'b1;

@@ -32,13 +32,12 @@
 // the command began (forced). Only then does it write the reset context (quiesce
 // clear, epoch advanced) and answer. Other QPs never wait for it.
 //
-// PORT_FAULT {port} (SPEC.md §4, §8): PORT_ERR goes to the EQ first; then a scan reads
-// every QPN from 2 up to QPN_LIMIT (a page the cache refuses as unmapped is skipped
-// whole) and writes each valid QP bound to the port, in neither RESET nor ERR, to ERR
-// with QP_FATAL pending (its flush and its event follow in the engines' steps). It
-// answers OK when the scan ends. A read that meets a memory error is tried again.
-// The scan prefetches up to PfAhead QPNs ahead of the one it reads, so the misses of
-// a scan over contexts in host memory overlap (as many as the cache has MSHRs).
+// PORT_FAULT {port} (SPEC.md §4, §8): PORT_ERR goes to the EQ first; then qpm_pf_scan
+// steps every QPN from 2 up to QPN_LIMIT through the cache, one read-modify-write each
+// (a page the cache refuses as unmapped is skipped whole), which moves each valid QP
+// bound to the port, in neither RESET nor ERR, to ERR with QP_FATAL pending (its flush
+// and its event follow in the engines' steps). Up to PfAhead steps are in flight. It
+// answers OK when every step is answered.
 //
 // The next command waits in a one-entry lookahead register; while the current one
 // executes, the unit asks the cache to prefetch the next command's context (tag 1, no
@@ -51,7 +50,7 @@ module qpm_cmd_unit #(
   parameter int unsigned NumPorts    = 2,
   parameter int unsigned PkeyTbl     = 128,
   parameter int unsigned MaxRdAtomic = 16,
-  parameter int unsigned PfAhead     = 8      // PORT_FAULT's prefetch distance (>= 1)
+  parameter int unsigned PfAhead     = 8      // PORT_FAULT's steps in flight (>= 1)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
@@ -62,6 +61,7 @@ module qpm_cmd_unit #(
   output logic              refused_o,     // a QP command refused here (REFUSED counter)
   output logic              pf_visit_o,    // PORT_FAULT read a QPC (scan progress)
   output logic              pf_moved_o,    // ... and moved it to ERR
+  output logic              pf_scan_o,     // PORT_FAULT runs: tag-0 answers are its steps'
   // command / response streams
   input  logic              cmd_valid_i,
   output logic              cmd_ready_o,
@@ -121,8 +121,8 @@ module qpm_cmd_unit #(
   // Execute: decide a QP command on the context read (qpc_q; qpm_cmd_exec)
   // ---------------------------------------------------------------------------------
   qpm_pkg::rsp_t exec_rsp;
-  logic          exec_write, waits_for_flush, pf_hits, is_reset;
-  qpm_pkg::qpc_t exec_qpc, pf_qpc;
+  logic          exec_write, waits_for_flush, is_reset;
+  qpm_pkg::qpc_t exec_qpc;
   qpm_cmd_exec #(
     .NumPorts    (NumPorts),
     .PkeyTbl     (PkeyTbl),
@@ -134,9 +134,7 @@ module qpm_cmd_unit #(
     .write_o           (exec_write),
     .qpc_o             (exec_qpc),
     .waits_for_flush_o (waits_for_flush),
-    .is_reset_o        (is_reset),
-    .pf_hits_o         (pf_hits),
-    .pf_qpc_o          (pf_qpc)
+    .is_reset_o        (is_reset)
   );
   logic [$clog2(FlushPoll)-1:0] poll_q, poll_d;
 
@@ -155,15 +153,12 @@ module qpm_cmd_unit #(
   assign dma_busy  = qpc_q.dma_inflight != '0;
   assign rst_waits = is_reset && dma_busy && rst_timer_q < reset_timeout_i;
 
-  // PORT_FAULT: the scan's next QPN and next page; the compares with QPN_LIMIT (and the
-  // directory's range check) registered a cycle ahead.
-  logic          pf_cmd, pf_last, pf_page_last;
-  logic [31:0]   pf_next_qpn, pf_next_page;
-  assign pf_cmd  = cmd_q.opcode == qpm_pkg::OpPortFault;
+  // MAP/UNMAP's range check, registered a cycle ahead.
+  logic pf_cmd;
+  assign pf_cmd = cmd_q.opcode == qpm_pkg::OpPortFault;
   qpm_cmd_limits #(.PageBits(PageBits)) u_limits (
-    .clk_i (clk_i), .rst_ni (rst_ni), .qpn_limit_i (qpn_limit_i), .qpn_i (cmd_q.qpn),
-    .dir_index_i (cmd_q.dir_index), .dir_in_range_o (dir_in_range), .pf_last_o (pf_last),
-    .pf_page_last_o (pf_page_last), .pf_next_qpn_o (pf_next_qpn), .pf_next_page_o (pf_next_page)
+    .clk_i (clk_i), .rst_ni (rst_ni), .qpn_limit_i (qpn_limit_i),
+    .dir_index_i (cmd_q.dir_index), .dir_in_range_o (dir_in_range)
   );
 
   // ---------------------------------------------------------------------------------
@@ -175,15 +170,14 @@ module qpm_cmd_unit #(
   logic main_rsp_valid;
   assign main_rsp_valid = ctx_rsp_valid_i && ctx_rsp_i.tag == TagCmd;
 
-  // The lookahead register and the prefetches beside the unit's own requests: the next
-  // command's context, or the QPNs ahead of PORT_FAULT's scan (qpm_cmd_prefetch).
-  logic                     next_valid, offer_pf, pf_hold, pf_step, pf_restart;
+  // The lookahead register and the prefetch of the next command's context beside the
+  // unit's own requests (qpm_cmd_prefetch).
+  logic                     next_valid, offer_pf, pf_hold;
   qpm_pkg::cmd_t            next_cmd;
   logic [qpm_pkg::QpnW-1:0] offer_qpn;
-  qpm_cmd_prefetch #(.PfAhead(PfAhead)) u_prefetch (
+  qpm_cmd_prefetch u_prefetch (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
-    .qpn_limit_i    (qpn_limit_i),
     .cmd_valid_i    (cmd_valid_i),
     .cmd_ready_o    (cmd_ready_o),
     .cmd_i          (cmd_i),
@@ -191,11 +185,6 @@ module qpm_cmd_unit #(
     .next_cmd_o     (next_cmd),
     .take_next_i    (fsm_q == Idle && next_valid),
     .between_i      (fsm_q != Idle && fsm_q != CtxRequest && !pf_cmd),
-    .scan_i         ((fsm_q == CtxWait || fsm_q == Execute || fsm_q == FlushWait) && pf_cmd),
-    .scan_qpn_i     (cmd_q.qpn),
-    .scan_qpn_d_i   (cmd_d.qpn),
-    .scan_step_i    (pf_step),
-    .scan_restart_i (pf_restart),
     .offer_o        (offer_pf),
     .offer_qpn_o    (offer_qpn),
     .ready_i        (ctx_req_ready_i),
@@ -204,6 +193,37 @@ module qpm_cmd_unit #(
 
   // PORT_ERR, offered at the start of a PORT_FAULT until the EQ takes it.
   logic ev_pending_q, ev_pending_d;
+
+  // PORT_FAULT's scan, once PORT_ERR is taken (and no prefetch offer waits before it);
+  // its steps' answers carry a dp_exec_rsp_t (the QPN, and whether its QP moved).
+  logic                  pf_start, pf_done, pf_req_valid;
+  qpm_pkg::pf_req_t      pf_req;
+  qpm_pkg::dp_exec_rsp_t pf_answer;
+  assign pf_start  = fsm_q == PortErr && !ev_pending_q && !pf_hold;
+  assign pf_answer = ctx_rsp_i.rdata[$bits(pf_answer)-1:0];
+  logic unused_pf_answer;   // only its QPN and flush_req (moved) are read here
+  assign unused_pf_answer = ^pf_answer;
+  qpm_pf_scan #(
+    .PageBits (PageBits),
+    .Window   (PfAhead)
+  ) u_pf_scan (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .qpn_limit_i  (qpn_limit_i),
+    .start_i      (pf_start),
+    .port_i       (cmd_q.port_num[1:0]),
+    .done_o       (pf_done),
+    .req_valid_o  (pf_req_valid),
+    .req_ready_i  (ctx_req_ready_i && !offer_pf),
+    .req_o        (pf_req),
+    .rsp_valid_i  (main_rsp_valid && fsm_q == PortErr),
+    .rsp_status_i (ctx_rsp_i.status),
+    .rsp_qpn_i    (pf_answer.rsp.qpn),
+    .rsp_moved_i  (pf_answer.step_moved),
+    .visit_o      (pf_visit_o),
+    .moved_o      (pf_moved_o)
+  );
+  assign pf_scan_o = fsm_q == PortErr;
 
   // A response with a status only (status is the least significant field of rsp_t).
   localparam int unsigned RspW = $bits(rsp_q);
@@ -218,8 +238,6 @@ module qpm_cmd_unit #(
     rsp_d       = rsp_q;
     ctx_op_d    = ctx_op_q;
     dir_entry_d = dir_entry_q;
-    pf_step        = 1'b0;
-    pf_restart     = 1'b0;
     ev_pending_d   = ev_pending_q && !event_ready_i;
     poll_d         = poll_q;
     rst_quiesced_d = rst_quiesced_q;
@@ -261,8 +279,7 @@ module qpm_cmd_unit #(
         end else if (pf_cmd && (cmd_q.port_num == '0 || 32'(cmd_q.port_num) > NumPorts)) begin
           rsp_d = status_rsp(qpm_pkg::StatusBadParam);   // no such port: nothing happens
         end else if (pf_cmd) begin
-          ev_pending_d = 1'b1;   // PORT_ERR first
-          cmd_d.qpn    = 32'd2;  // QPN 0 and 1 are never valid
+          ev_pending_d = 1'b1;   // PORT_ERR first, then the scan
           fsm_d        = PortErr;
         end else begin
           rsp_d = status_rsp(qpm_pkg::StatusBadOp);
@@ -270,12 +287,7 @@ module qpm_cmd_unit #(
       end
 
       PortErr: begin
-        // (and no prefetch of an earlier scan still offered: its QPN must hold)
-        if (!ev_pending_q && !pf_hold) begin
-          pf_restart = 1'b1;
-          ctx_op_d = qpm_pkg::CtxRead;
-          fsm_d    = (qpn_limit_i <= 32'd2) ? Respond : CtxRequest;   // cmd_q.qpn is 2
-        end
+        if (pf_done) fsm_d = Respond;   // rsp_q is OK (Decode)
       end
 
       CtxRequest: begin
@@ -283,27 +295,7 @@ module qpm_cmd_unit #(
       end
 
       CtxWait: begin
-        if (main_rsp_valid && pf_cmd) begin
-          // The scan: a memory error tries the QPN again after a pause; an unmapped page
-          // is skipped; a read goes to Execute, a write's answer moves on.
-          ctx_op_d = qpm_pkg::CtxRead;
-          fsm_d    = CtxRequest;
-          if (ctx_rsp_i.status == qpm_pkg::CtxMemErr) begin
-            fsm_d  = FlushWait;
-            poll_d = '0;
-          end else if (ctx_rsp_i.status == qpm_pkg::CtxUnmapped) begin
-            cmd_d.qpn  = pf_next_page;
-            pf_restart = 1'b1;
-            if (pf_page_last) fsm_d = Respond;
-          end else if (ctx_op_q == qpm_pkg::CtxRead) begin
-            qpc_d = ctx_rsp_i.rdata;
-            fsm_d = Execute;
-          end else begin
-            cmd_d.qpn = pf_next_qpn;
-            pf_step   = 1'b1;
-            if (pf_last) fsm_d = Respond;
-          end
-        end else if (main_rsp_valid) begin
+        if (main_rsp_valid) begin
           if (ctx_rsp_i.status == qpm_pkg::CtxMemErr && is_qp_cmd && ctx_op_q != qpm_pkg::CtxRead) begin
             // The line was evicted after the read and its refill failed (a directory
             // read, or a QPC read that made the QP fatal): decide again on the context
@@ -338,19 +330,7 @@ module qpm_cmd_unit #(
         fsm_d        = Respond;
         rst_qwrite_d = 1'b0;
         rst_end_d    = RstPlain;
-        if (pf_cmd) begin
-          rsp_d    = status_rsp(qpm_pkg::StatusOk);
-          ctx_op_d = qpm_pkg::CtxRead;
-          fsm_d    = CtxRequest;
-          if (pf_hits) begin
-            qpc_d    = pf_qpc;
-            ctx_op_d = qpm_pkg::CtxWrite;
-          end else begin
-            cmd_d.qpn = pf_next_qpn;
-            pf_step   = 1'b1;
-            if (pf_last) fsm_d = Respond;
-          end
-        end else if (waits_for_flush) begin
+        if (waits_for_flush) begin
           fsm_d  = FlushWait;
           poll_d = '0;
         end else if (rst_waits && !qpc_q.quiesce) begin
@@ -423,8 +403,6 @@ module qpm_cmd_unit #(
   end
 
   assign refused_o   = fsm_q == Decode && is_qp_cmd && cmd_q.qpn[31:qpm_pkg::QpnW] != '0;
-  assign pf_visit_o  = pf_step;   // once per QPC, however often it was read
-  assign pf_moved_o  = pf_step && fsm_q == CtxWait;
   assign rsp_valid_o = fsm_q == Respond && !ev_pending_q;
   // Counted once, when the reset's final write is answered.
   logic rst_written;
@@ -441,7 +419,7 @@ module qpm_cmd_unit #(
 
   // Registered: the engines see the wait from the cycle after Execute decides it.
   logic flush_wait_q, flush_wait_poll_q, wait_poll;
-  assign wait_poll = fsm_q == Execute && !pf_cmd && waits_for_flush;
+  assign wait_poll = fsm_q == Execute && waits_for_flush;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       flush_wait_q      <= 1'b0;
@@ -462,13 +440,18 @@ module qpm_cmd_unit #(
   assign event_o.syndrome    = qpm_event_pkg::SynNone;
   assign rsp_o       = rsp_q;
 
-  assign ctx_req_valid_o = fsm_q == CtxRequest || offer_pf;
+  assign ctx_req_valid_o = fsm_q == CtxRequest || offer_pf || pf_req_valid;
   always_comb begin
     ctx_req_o.tag     = TagCmd;
     ctx_req_o.op      = ctx_op_q;
     ctx_req_o.index   = (ctx_op_q == qpm_pkg::CtxDirWrite)
                       ? cmd_q.dir_index[qpm_pkg::QpnW-1:0] : cmd_q.qpn[qpm_pkg::QpnW-1:0];
     ctx_req_o.payload = (ctx_op_q == qpm_pkg::CtxDirWrite) ? qpm_pkg::QpcW'(dir_entry_q) : qpc_q;
+    if (fsm_q == PortErr) begin
+      ctx_req_o.op      = qpm_pkg::CtxDp;
+      ctx_req_o.index   = pf_req.qpn;
+      ctx_req_o.payload = qpm_pkg::QpcW'(pf_req);
+    end
     if (offer_pf) begin
       ctx_req_o.payload = '0;
       ctx_req_o.tag   = TagPrefetch;
@@ -480,8 +463,8 @@ module qpm_cmd_unit #(
   // PORT_ERR is raised only at the start of a PORT_FAULT.
   `QPM_ASSERT_IMPL(EventOnlyAtPortFault_A, !ev_pending_q && ev_pending_d,
               fsm_q == Decode && pf_cmd)
-  // A response arrives only for the request outstanding.
-  `QPM_ASSERT_IMPL(CtxRspOnlyWhenWaiting_A, main_rsp_valid, fsm_q == CtxWait)
+  // A response arrives only for the request outstanding (or PORT_FAULT's steps).
+  `QPM_ASSERT_IMPL(CtxRspOnlyWhenWaiting_A, main_rsp_valid, fsm_q == CtxWait || fsm_q == PortErr)
   // Only a successful command writes a context.
   `QPM_ASSERT_IMPL(WriteOnlyOnOk_A,
               fsm_q == CtxRequest && ctx_op_q == qpm_pkg::CtxWrite,

@@ -1,7 +1,23 @@
 // qpm_pipe_pkg: what the QP cache's pipe does with the request in P0 (qpm_pipe_decide
-// decides it, qpm_qpc_pipe carries it out; docs/qp-cache.md, "Pipeline"), and the
-// states of its miss registers.
+// decides it, qpm_qpc_pipe carries it out; docs/qp-cache.md, "Pipeline"), the states
+// of its miss registers, and the cache's event counters.
 package qpm_pipe_pkg;
+
+  // Event counters of the QP cache (its count_o), reported through the CSR block
+  // (docs/qp-table.md), in register order up to CntMissWaits. CntWbRetries came later:
+  // qpm_top maps it after every other counter, so the older addresses stay.
+  parameter int unsigned CntHits      = 0;
+  parameter int unsigned CntMisses    = 1;
+  parameter int unsigned CntMerged    = 2;
+  parameter int unsigned CntEvictions = 3;
+  parameter int unsigned CntWritebacks = 4;
+  parameter int unsigned CntWalks     = 5;
+  parameter int unsigned CntDirHits   = 6;
+  parameter int unsigned CntRefused   = 7;
+  parameter int unsigned CntMemErrors = 8;
+  parameter int unsigned CntMissWaits = 9;
+  parameter int unsigned CntWbRetries = 10;  // writes answered with an error, sent again
+  parameter int unsigned NumCounters  = 11;
 
   typedef enum logic [2:0] {
     PipeStall    = 3'd0,   // nothing consumed this cycle

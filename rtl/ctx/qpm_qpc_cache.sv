@@ -78,7 +78,7 @@ module qpm_qpc_cache #(
   input  logic                  mem_rsp_error_i,
   input  logic [511:0]          mem_rsp_rdata_i,
   // one pulse per event, qpm_pkg::Cnt* order
-  output logic [qpm_pkg::NumCounters-1:0] count_o,
+  output logic [qpm_pipe_pkg::NumCounters-1:0] count_o,
   // some directory entry is mapped (QPT_BASE and QPN_LIMIT are then read-only)
   output logic                  mapped_any_o
 );
@@ -475,17 +475,17 @@ module qpm_qpc_cache #(
     end else begin
       cnt_take_back_o <= ret_take;   // TAKE_BACKS (docs/qp-cache.md section 22)
       count_o <= '0;
-      count_o[qpm_pkg::CntHits]       <= cnt_hit;
-      count_o[qpm_pkg::CntMisses]     <= cnt_miss;
-      count_o[qpm_pkg::CntMerged]     <= cnt_merged;
-      count_o[qpm_pkg::CntEvictions]  <= cnt_eviction;
-      count_o[qpm_pkg::CntWritebacks] <= cnt_writeback;
-      count_o[qpm_pkg::CntWalks]      <= cnt_walk;
-      count_o[qpm_pkg::CntDirHits]    <= cnt_dir_hit;
-      count_o[qpm_pkg::CntRefused]    <= cnt_refused || cnt_unmapped;
-      count_o[qpm_pkg::CntMemErrors]  <= mem_rsp_valid_i && mem_rsp_error_i;
-      count_o[qpm_pkg::CntMissWaits]  <= cnt_wait || cnt_victim_wait;
-      count_o[qpm_pkg::CntWbRetries]  <= mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_error_i;
+      count_o[qpm_pipe_pkg::CntHits]       <= cnt_hit;
+      count_o[qpm_pipe_pkg::CntMisses]     <= cnt_miss;
+      count_o[qpm_pipe_pkg::CntMerged]     <= cnt_merged;
+      count_o[qpm_pipe_pkg::CntEvictions]  <= cnt_eviction;
+      count_o[qpm_pipe_pkg::CntWritebacks] <= cnt_writeback;
+      count_o[qpm_pipe_pkg::CntWalks]      <= cnt_walk;
+      count_o[qpm_pipe_pkg::CntDirHits]    <= cnt_dir_hit;
+      count_o[qpm_pipe_pkg::CntRefused]    <= cnt_refused || cnt_unmapped;
+      count_o[qpm_pipe_pkg::CntMemErrors]  <= mem_rsp_valid_i && mem_rsp_error_i;
+      count_o[qpm_pipe_pkg::CntMissWaits]  <= cnt_wait || cnt_victim_wait;
+      count_o[qpm_pipe_pkg::CntWbRetries]  <= mem_rsp_valid_i && mem_rsp_write_i && mem_rsp_error_i;
     end
   end
 

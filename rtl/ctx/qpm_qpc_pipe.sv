@@ -343,6 +343,7 @@ module qpm_qpc_pipe #(
   qpm_pkg::dp_req_t            p1_dp_req;
   logic                        p1_db_q;       // the CtxDp in P1 is a doorbell
   logic                        p1_flush_q;    // ... a flush step
+  logic                        p1_pf_q;       // ... a PORT_FAULT step
   logic                        p1_fatal_q;    // the fill in P1 made its QP fatal (or returned)
   logic                        p1_notice_q;   // ... and changed it (a notice)
   logic                        p1_fatal_write_q; // ... a write-fault take-back, or a mark
@@ -362,6 +363,7 @@ module qpm_qpc_pipe #(
       p1_dp_req       <= '0;
       p1_db_q         <= 1'b0;
       p1_flush_q      <= 1'b0;
+      p1_pf_q         <= 1'b0;
       p1_fatal_q      <= 1'b0;
       p1_notice_q     <= 1'b0;
       p1_fatal_write_q <= 1'b0;
@@ -391,6 +393,7 @@ module qpm_qpc_pipe #(
       // port could carry.
       p1_db_q         <= r.tag == qpm_pkg::TagDoorbell;
       p1_flush_q      <= qpm_pkg::tag_is_step(r.tag);
+      p1_pf_q         <= r.tag == qpm_pkg::TagCmd;
       p1_fatal_q      <= fill_makes_fatal || (fill_i && fill_wfault_i && !fill_wkeep_i);
       p1_notice_q     <= fill_makes_fatal;
       p1_fatal_write_q <= (fill_i && fill_wfault_i && !fill_wkeep_i && fill_live)
@@ -428,6 +431,7 @@ module qpm_qpc_pipe #(
     .req_i     (p1_dp_req),
     .is_db_i   (p1_db_q),
     .is_step_i (p1_flush_q),
+    .is_pf_i   (p1_pf_q),
     .found_i   (p1_rmw && p1_rsp_status == qpm_pkg::CtxOk),
     .mem_err_i (p1_rsp_status == qpm_pkg::CtxMemErr),
     .qpc_i     (p1_rdata),

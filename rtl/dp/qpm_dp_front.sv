@@ -7,26 +7,22 @@
 //   fatal engine ──┼─► one request a cycle ─► QP cache pipeline ──┼─► command unit
 //   flush engine ──┘   (qpm_front_arbiter)                        └─► both engines
 //
-// Priority and aging are qpm_front_arbiter's (its header; docs/datapath.md): the
-// datapath first, commands, doorbells and engine steps age past it, and an engine that
-// steps a QP a command waits for goes before it. A step is offered only with room
-// reserved for its CQE (the same credits as below): a slow CQE consumer slows only the
-// flush (docs/errors.md).
-// A datapath operation is admitted only with room reserved for its answer in the
-// response FIFO (credits: operations in flight plus FIFO contents never exceed the
-// depth), so the pipeline never has to stall on a full FIFO and nothing is dropped.
+// Priority and aging are qpm_front_arbiter's (docs/datapath.md): the datapath first,
+// commands, doorbells and engine steps age past it, and an engine that steps a QP a
+// command waits for goes before it. A datapath operation is admitted only with room
+// reserved for its answer in the response FIFO (credits: operations in flight plus FIFO
+// contents never exceed the depth), so the pipeline never stalls on a full FIFO.
 // Events (docs/events.md): an operation that raises one writes it into its QPC
 // (ev_pending) and names its QP to an engine: fatal-class events to the fatal engine,
 // informational ones to the flush engine, whose steps then carry them to the EQ FIFO.
 // A step is granted with room reserved for what it may emit: the fatal engine's steps
-// an EQE; the flush engine's a CQE, and an EQE only while the fatal engine is idle, so
-// fatal events overtake informational ones. A slow EQ consumer slows only the events;
-// the datapath never waits for the EQ. The command unit's PORT_ERR waits for a slot.
+// and PORT_FAULT's an EQE; the flush engine's a CQE (a slow CQE consumer slows only the
+// flush), and an EQE only while the fatal engine is idle, so fatal events overtake
+// informational ones. The datapath never waits for the EQ; PORT_ERR waits for a slot.
 // A command reads a QPC, decides, and writes it back in two pipeline operations; while
-// it does, datapath operations and doorbells on that QPN wait here (the command unit's
-// lock), so none of their updates is overwritten by the command's write and none sees
-// the QPC between the two. The datapath operations wait in qpm_dp_ingress's lock park,
-// out of the way of the other QPNs' (docs/datapath.md, "The command lock and its park").
+// it does, datapath operations and doorbells on that QPN wait (the command unit's lock),
+// so none is overwritten by the write or sees the QPC between the two. The operations
+// wait in qpm_dp_ingress's lock park (docs/datapath.md, "The command lock and its park").
 `include "qpm_assert.svh"
 
 module qpm_dp_front #(
@@ -81,6 +77,7 @@ module qpm_dp_front #(
   input  qpm_pkg::ctx_req_t       cmd_req_i,
   output logic                    cmd_rsp_valid_o,
   output qpm_pkg::ctx_rsp_t       cmd_rsp_o,
+  input  logic                    cmd_pf_scan_i,   // its tag-0 answers are PORT_FAULT steps'
   // the QP cache
   output logic                    ctx_req_valid_o,
   input  logic                    ctx_req_ready_i,
@@ -135,7 +132,12 @@ module qpm_dp_front #(
   logic [1:0]  fl_perm_q;   // {cqe_ok, ev_ok} of a flush step held on the cache port
   logic        ev_held;
   logic [2:0]  ev_room;     // ev_room[k]: ev_used_q + k < EqDepth
-  assign ev_held     = lock_q == qpm_pkg::GFatal || (lock_q == qpm_pkg::GFlush && fl_perm_q[0]);
+  // A PORT_FAULT step (the command unit's CtxDp) is offered only with room in the EQ,
+  // for the QP_FATAL its answer may carry (qpm_rmw_exec).
+  logic        cmd_pf_step;
+  assign cmd_pf_step = cmd_req_i.op == qpm_pkg::CtxDp;
+  assign ev_held     = lock_q == qpm_pkg::GFatal || (lock_q == qpm_pkg::GFlush && fl_perm_q[0])
+                    || (lock_q == qpm_pkg::GCmd && cmd_pf_step);
   assign ev_room[0]  = 32'(ev_used_q) < EqDepth;
   assign ev_room[1]  = 32'(ev_used_q) + 32'd1 < EqDepth;
   assign ev_room[2]  = 32'(ev_used_q) + 32'd2 < EqDepth;
@@ -188,7 +190,7 @@ module qpm_dp_front #(
     .rst_ni      (rst_ni),
     .dp_ok_i     (dp_req_valid_i && dp_credit && !dp_locked),
     .db_ok_i     (db_valid_i && !db_locked),
-    .cmd_ok_i    (cmd_req_valid_i),
+    .cmd_ok_i    (cmd_req_valid_i && (!cmd_pf_step || ev_credit)),
     .fl_ok_i     (fl_step_valid && (fl_cqe_ok || fl_ev_ok) && !fl_locked),
     .fa_ok_i     (fa_step_valid && ev_credit && !fa_locked),
     .db_waits_i  (db_valid_i),
@@ -259,7 +261,10 @@ module qpm_dp_front #(
   assign rsp_cmd         = ctx_rsp_valid_i && !rsp_dp && !rsp_db && !rsp_step;
   assign cmd_rsp_valid_o = rsp_cmd;
   assign cmd_rsp_o       = ctx_rsp_i;
-  assign ev_push         = rsp_step && answer.event_valid;
+  // A PORT_FAULT step's answer: its QP_FATAL, or the QP it moved named to the engines.
+  logic rsp_pf;
+  assign rsp_pf          = rsp_cmd && cmd_pf_scan_i && ctx_rsp_i.tag == qpm_pkg::TagCmd;
+  assign ev_push         = (rsp_step || rsp_pf) && answer.event_valid;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     // an answer moves an operation from in flight into the FIFO (RspRoom_A): no change
@@ -271,14 +276,15 @@ module qpm_dp_front #(
   // The reservations a step holds, from its grant to its answer (the answer echoes them).
   logic step_ev_ok, step_cqe_ok;
   assign step_ev_ok  = (fa_step_ready && fa_step_valid)
-                    || (fl_step_ready && fl_step_valid && fl_ev_ok);
+                    || (fl_step_ready && fl_step_valid && fl_ev_ok)
+                    || (cmd_req_ready_o && cmd_req_valid_i && cmd_pf_step);
   assign step_cqe_ok = fl_step_ready && fl_step_valid && fl_cqe_ok;
   // The sums move as their parts do: in flight (above) and the FIFO's count (a push is
   // always taken: CqeRoom_A, EqRoom_A; CqeUsed_A and EvUsed_A check the sums).
   logic cqe_ans, cqe_out, ev_ans, ev_out;
   assign cqe_ans = rsp_step && answer.step_cqe_ok;
   assign cqe_out = cqe_valid_o && cqe_ready_i;
-  assign ev_ans  = rsp_step && answer.step_ev_ok;
+  assign ev_ans  = (rsp_step || rsp_pf) && answer.step_ev_ok;
   assign ev_out  = eqe_valid_o && eqe_ready_i;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -294,14 +300,14 @@ module qpm_dp_front #(
   qpm_updown_count #(.W(8)) u_ev_used (.clk_i(clk_i), .rst_ni(rst_ni), .inc_i({step_ev_ok,
     eq_in_valid}), .dec_i({ev_ans, ev_out}), .count_o(ev_used_q));
 
-  // A command's write of ERR (MODIFY to ERR, PORT_FAULT) starts its QP's flush, and a
-  // write with events pending (SQ_DRAINED, PORT_FAULT's QP_FATAL) their delivery; the
-  // step is granted after the write, so it reads the QPC the write left.
-  logic          cmd_write;
+  // A command's write of ERR (MODIFY to ERR) starts its QP's flush, and a write with
+  // events pending (SQ_DRAINED) their delivery; the step is granted after the write, so
+  // it reads the QPC the write left. (Of the payload only valid, state and ev_pending are
+  // read, and of the answers not step_moved, the command unit's.)
+  logic          cmd_write, unused_cmd_qpc;
   qpm_pkg::qpc_t cmd_qpc;   // a CtxWrite's payload
-  logic          unused_cmd_qpc;   // only its valid, state and ev_pending are read here
   assign cmd_qpc        = cmd_req_i.payload;
-  assign unused_cmd_qpc = ^cmd_qpc;
+  assign unused_cmd_qpc = ^{cmd_qpc, answer.step_moved};
   assign cmd_write = grant == qpm_pkg::GCmd && ctx_req_ready_i && cmd_req_i.op == qpm_pkg::CtxWrite
                   && cmd_qpc.valid;
   assign fl_req_a = cmd_write
@@ -311,10 +317,10 @@ module qpm_dp_front #(
   // request input: the cache never answers in that cycle.
   logic [qpm_pkg::QpnW-1:0] req_b_qpn;
   assign req_b_qpn = mem_fatal_i ? mem_fatal_qpn_i : answer.rsp.qpn;
-  assign fl_req_b = ((rsp_dp || rsp_db) && (answer.flush_req || answer.ev_req_info))
+  assign fl_req_b = ((rsp_dp || rsp_db || rsp_pf) && (answer.flush_req || answer.ev_req_info))
                  || mem_fatal_i;
   assign fa_req_a = cmd_write && (cmd_qpc.ev_pending & qpm_event_pkg::EvFatalClass) != '0;
-  assign fa_req_b = (rsp_dp && answer.ev_req_fatal) || mem_fatal_i;
+  assign fa_req_b = ((rsp_dp || rsp_pf) && answer.ev_req_fatal) || mem_fatal_i;
 
   // The fatal engine: QPs with a fatal-class event pending (its steps deliver a QP's
   // events in the QP's own order, so an informational event raised before it goes too).

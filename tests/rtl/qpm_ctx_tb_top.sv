@@ -33,7 +33,7 @@ module qpm_ctx_tb_top #(
   output logic                  cnt_take_back_o,
   input  logic                  lock_valid_i,
   input  logic [qpm_pkg::QpnW-1:0] lock_qpn_i,
-  output logic [qpm_pkg::NumCounters-1:0] count_o,
+  output logic [qpm_pipe_pkg::NumCounters-1:0] count_o,
   output logic                  mapped_any_o,
   output logic                  m_axi_awvalid_o,
   input  logic                  m_axi_awready_i,
