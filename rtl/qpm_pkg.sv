@@ -244,8 +244,8 @@ package qpm_pkg;
   // A request on the QPC-access interface. Its payload, as op and tag say: CtxWrite the
   // qpc_t; CtxDirWrite the directory entry {page_address, valid} in bits 63:0 (SPEC.md
   // §3.2); CtxDp, in the low bits, a dp_req_t (TagDp), doorbell_t (TagDoorbell),
-  // step_req_t (tag_is_step) or pf_req_t (TagCmd); else zero. One field for all, so a parked request is no
-  // wider than a write (QpcW + 31 bits).
+  // step_req_t (tag_is_step) or pf_req_t (TagCmd); else zero. One field for all, so a
+  // parked request is no wider than a write (QpcW + 31 bits).
   typedef struct packed {
     logic [CtxTagW-1:0] tag;
     logic [QpnW-1:0]    index;      // QPN, or directory index for CtxDirWrite

@@ -128,7 +128,9 @@ TEST_CASE("PORT_FAULT: a QP's QP_FATAL leaves after the events the QP raised bef
 
   // Every QP raises COMM_EST; the EQ takes 16 of them, the rest wait in their QPCs.
   env.eqe_sink().hold(true);
-  for (uint32_t i = 0; i < kQps; ++i) env.push_dp(rx(kBase + i, MsgClass::Write, PktPos::Only, 100));
+  for (uint32_t i = 0; i < kQps; ++i) {
+    env.push_dp(rx(kBase + i, MsgClass::Write, PktPos::Only, 100));
+  }
   for (int c = 0; c < 3000 && (env.dp_in_flight() || env.dp_queued()); ++c) env.run_cycles(1);
   for (int c = 0; c < 5000 && env.tb().dut().eq_fifo_count() < 16; ++c) env.run_cycles(1);
   REQUIRE(env.tb().dut().eq_fifo_count() == 16);

@@ -1,7 +1,8 @@
 // qpm_cmd_exec: the decision of a QP command on the context the command unit read
 // (SPEC.md §4, §5, §8): its response, whether and what to write back, whether it must
-// first wait for the QP's flush or events. The MODIFY_QP rules live in qpm_state_enforcer. Pure combinational (qpm_cmd_unit's
-// Execute state; docs/architecture.md).
+// first wait for the QP's flush or events. The MODIFY_QP rules live in
+// qpm_state_enforcer. Pure combinational (qpm_cmd_unit's Execute state;
+// docs/architecture.md).
 module qpm_cmd_exec #(
   parameter int unsigned NumPorts    = 2,
   parameter int unsigned PkeyTbl     = 128,

@@ -35,9 +35,9 @@
 // PORT_FAULT {port} (SPEC.md §4, §8): PORT_ERR goes to the EQ first; then qpm_pf_scan
 // steps every QPN from 2 up to QPN_LIMIT through the cache, one read-modify-write each
 // (a page the cache refuses as unmapped is skipped whole), which moves each valid QP
-// bound to the port, in neither RESET nor ERR, to ERR with QP_FATAL pending (its flush
-// and its event follow in the engines' steps). Up to PfAhead steps are in flight. It
-// answers OK when every step is answered.
+// bound to the port, in neither RESET nor ERR, to ERR and carries its QP_FATAL to the EQ
+// (qpm_pf_exec). Up to PfAhead steps are in flight. It answers OK when every step is
+// answered.
 //
 // The next command waits in a one-entry lookahead register; while the current one
 // executes, the unit asks the cache to prefetch the next command's context (tag 1, no
@@ -153,9 +153,9 @@ module qpm_cmd_unit #(
   assign dma_busy  = qpc_q.dma_inflight != '0;
   assign rst_waits = is_reset && dma_busy && rst_timer_q < reset_timeout_i;
 
-  // MAP/UNMAP's range check, registered a cycle ahead.
   logic pf_cmd;
   assign pf_cmd = cmd_q.opcode == qpm_pkg::OpPortFault;
+  // MAP/UNMAP's range check, registered a cycle ahead.
   qpm_cmd_limits #(.PageBits(PageBits)) u_limits (
     .clk_i (clk_i), .rst_ni (rst_ni), .qpn_limit_i (qpn_limit_i),
     .dir_index_i (cmd_q.dir_index), .dir_in_range_o (dir_in_range)
@@ -201,7 +201,7 @@ module qpm_cmd_unit #(
   qpm_pkg::dp_exec_rsp_t pf_answer;
   assign pf_start  = fsm_q == PortErr && !ev_pending_q && !pf_hold;
   assign pf_answer = ctx_rsp_i.rdata[$bits(pf_answer)-1:0];
-  logic unused_pf_answer;   // only its QPN and flush_req (moved) are read here
+  logic unused_pf_answer;   // only its QPN and step_moved are read here
   assign unused_pf_answer = ^pf_answer;
   qpm_pf_scan #(
     .PageBits (PageBits),

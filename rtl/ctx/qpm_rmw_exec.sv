@@ -7,10 +7,10 @@
 // qpm_flush_exec, a step of PORT_FAULT's scan (tag TagCmd) to qpm_pf_exec: its answer
 // carries the QP's QP_FATAL (the step holds room in the EQ, qpm_dp_front), or names the
 // QP to the fatal engine when the event had to wait (ev_req_fatal), and to the flush
-// engine when it owes completions (flush_req). An event a datapath operation raises is not answered here: its bit is
-// set in the QPC it writes (ev_pending), and the answer names the QP to the engine of the
-// event's class; a step later carries it to the EQ (docs/events.md). Pure combinational;
-// the clock only samples the assertion.
+// engine when it owes completions (flush_req). An event a datapath operation raises is
+// not answered here: its bit is set in the QPC it writes (ev_pending), and the answer
+// names the QP to the engine of the event's class; a step later carries it to the EQ
+// (docs/events.md). Pure combinational; the clock only samples the assertion.
 `include "qpm_assert.svh"
 
 module qpm_rmw_exec (
