@@ -131,20 +131,12 @@ module qpm_top #(
   logic [63:0] qpt_base;
   logic [31:0] qpn_limit;
   logic [1:0]  evict_policy;
-  // Counters (docs/qp-table.md, "Registers"): the cache's up to MISS_WAITS, then
-  // (after the CSR block's own at index CntWbRetries) the datapath's: DROPs by reason
-  // 1 .. 12, refused doorbells, events raised; then the flush's: CQEs sent, WQEs flushed
-  // (CQEs with WR_FLUSH_ERR), flush overflows (a QP to flush found every slot taken);
-  // then the cache's WB_RETRIES, which came later, so the others keep their addresses;
-  // last the events' (docs/events.md): fatal overflows, EQEs by type (QP_FATAL,
-  // QP_REQ_ERR, QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PORT_ERR), the EQ's high-water
-  // mark, and PORT_FAULT's scan: QPCs read, QPs moved to ERR; then the eviction trap's
-  // (docs/eviction.md): questions, timeouts, answers rejected, answers dropped, cycles
-  // with a question open; then the resets' (docs/reset.md): DROPs QUIESCE (reason 13,
-  // after the others so that they keep their addresses), resets that waited for their
-  // DMAs, resets the timeout forced; then write-backs given up (docs/errors.md), misses
-  // that took their QPC back (docs/qp-cache.md 22), a full lock park (qpm_dp_ingress).
-  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5 + 2 + 3;
+  // Counters in address order (docs/qp-table.md, "Registers", lists each): the cache's
+  // up to MISS_WAITS, the datapath's DROPs by reason 1 .. 12, refused doorbells, events,
+  // the flush's 3, WB_RETRIES, the events' 10, the eviction trap's 5, DROP_QUIESCE, the
+  // resets' 2, WB_GIVEN_UP, TAKE_BACKS, the two lock parks' (datapath, then doorbells).
+  // A counter added later goes last, so the others keep their addresses.
+  localparam int unsigned NumDpCounters = qpm_pkg::NumDropReasons - 1 + 5 + 10 + 5 + 2 + 4;
   if (qpm_pipe_pkg::CntWbRetries != qpm_pipe_pkg::NumCounters - 1) begin : gen_bad_counter_map
     $error("the cache's WB_RETRIES must be its last counter: qpm_top maps it at the end");
   end
@@ -158,12 +150,12 @@ module qpm_top #(
   logic [4:0]                                    trap_counts;
   logic [15:0]                                   trap_timeout, reset_timeout;
   logic                                          reset_waited, reset_forced;
-  logic                                          flush_busy, lock_park_wait;
+  logic                                          flush_busy, lock_park_wait, db_park_wait;
   logic                                          table_mapped;
   logic        cmd_refused;
   // QPNs refused by the command unit (beyond 24 bits) count with the cache's refusals.
   always_comb begin
-    counts = {lock_park_wait, take_back, wb_given_up, reset_forced, reset_waited,
+    counts = {db_park_wait, lock_park_wait, take_back, wb_given_up, reset_forced, reset_waited,
               dp_drops[qpm_pkg::DropQuiesce], trap_counts, pf_moved, pf_visit, eq_hwm,
               ev_types, fatal_overflow,
               cache_counts[qpm_pipe_pkg::CntWbRetries], flush_overflow, wqe_flushed, cqe_sent,
@@ -241,23 +233,24 @@ module qpm_top #(
   qpm_pkg::ctx_req_t front_cmd_req;
 
   qpm_dp_ingress u_dp_ingress (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .dp_valid_i   (dp_req_valid_i),
-    .dp_ready_o   (dp_req_ready_o),
-    .dp_i         (dp_req_i),
-    .db_valid_i   (db_valid_i),
-    .db_ready_o   (db_ready_o),
-    .db_i         (db_i),
-    .lock_valid_i (cmd_lock_valid),
-    .lock_qpn_i   (cmd_lock_qpn),
-    .dp_valid_o   (dp_req_valid),
-    .dp_ready_i   (dp_req_ready),
-    .dp_o         (dp_req),
-    .db_valid_o   (db_valid),
-    .db_ready_i   (db_ready),
-    .db_o         (db),
-    .park_wait_o  (lock_park_wait)
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .dp_valid_i     (dp_req_valid_i),
+    .dp_ready_o     (dp_req_ready_o),
+    .dp_i           (dp_req_i),
+    .db_valid_i     (db_valid_i),
+    .db_ready_o     (db_ready_o),
+    .db_i           (db_i),
+    .lock_valid_i   (cmd_lock_valid),
+    .lock_qpn_i     (cmd_lock_qpn),
+    .dp_valid_o     (dp_req_valid),
+    .dp_ready_i     (dp_req_ready),
+    .dp_o           (dp_req),
+    .db_valid_o     (db_valid),
+    .db_ready_i     (db_ready),
+    .db_o           (db),
+    .dp_park_wait_o (lock_park_wait),
+    .db_park_wait_o (db_park_wait)
   );
 
   qpm_spill_reg #(.Width($bits(cmd_ctx_req))) u_cmd_req_reg (

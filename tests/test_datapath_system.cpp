@@ -339,6 +339,18 @@ TEST_CASE("a MODIFY racing datapath traffic on its QPN loses no update", "[datap
   }
 }
 
+namespace {
+// Sends a CREATE_QP of a QPN never touched and runs until the command unit holds its
+// lock: its read misses, so the lock lasts a memory round trip.
+void create_and_wait_for_lock(QpmEnv &env, uint32_t qpn) {
+  env.push_command(create_cmd(qpn, kRc));
+  for (uint64_t waited = 0;
+       env.tb().dut().command_lock() != std::optional<uint32_t>(qpn) && waited < 2000; ++waited)
+    env.run_cycles(1);
+  REQUIRE(env.tb().dut().command_lock() == std::optional<uint32_t>(qpn));
+}
+}  // namespace
+
 // Issue 26, docs/datapath.md "The command lock and its park": a command holds its QPN
 // from its read to its write, a memory round trip when the read misses. Operations on
 // that QPN wait in the datapath ingress's lock park, and the operations on other QPNs
@@ -368,13 +380,7 @@ TEST_CASE("a locked QPN's operations park while other QPNs flow", "[datapath][lo
   // One burst: `locked` operations on the new QPN, then 8 SENDs on the busy one.
   auto burst = [&](uint32_t locked_qpn, uint32_t locked) {
     answers.clear();
-    env.push_command(create_cmd(locked_qpn, kRc));
-    uint64_t waited = 0;
-    while (env.tb().dut().command_lock() != std::optional<uint32_t>(locked_qpn) && waited < 2000) {
-      env.run_cycles(1);
-      ++waited;
-    }
-    REQUIRE(env.tb().dut().command_lock() == std::optional<uint32_t>(locked_qpn));
+    create_and_wait_for_lock(env, locked_qpn);
     const uint64_t t0 = env.tb().cycles();
     for (uint32_t i = 0; i < locked; ++i)
       env.push_dp(rx(locked_qpn, MsgClass::Send, PktPos::Only, 0));
@@ -407,6 +413,57 @@ TEST_CASE("a locked QPN's operations park while other QPNs flow", "[datapath][lo
     // Four park; the fifth finds the park full and holds the port until the lock ends.
     CHECK(csr_counter(env, "lock_park_waits") >= 1);
     CHECK(answers.back().qpn == kBusy);
+  }
+  require_clean(env);
+}
+
+// The same for doorbells (issue 26): a doorbell on the locked QPN waits in the doorbell
+// port's own lock park, and the doorbells of other QPNs behind it go on. Before that park
+// it waited at the port's head until the command's 400-cycle read came back.
+TEST_CASE("a locked QPN's doorbells park while other QPNs' doorbells flow",
+          "[datapath][lock][doorbell]") {
+  EnvOptions eo;
+  eo.seed = 27;
+  eo.mem.latency_min = eo.mem.latency_max = 400;
+  QpmEnv env(eo);
+  constexpr uint32_t kBusy = 0x41;
+  bring_up(env, kBusy, kRc, QpState::Rts);
+  env.execute(qpn_cmd(Opcode::QueryQp, kBusy));  // its line is cached: its doorbells hit
+  // One burst: `locked` doorbells on the new QPN, then 8 on the busy one; the cycle and
+  // QPN of each doorbell's answer, in answer order.
+  auto burst = [&](uint32_t locked_qpn, uint32_t locked) {
+    create_and_wait_for_lock(env, locked_qpn);
+    const uint64_t t0 = env.tb().cycles();
+    for (uint32_t i = 0; i < locked; ++i) env.push_doorbell(rq_db(locked_qpn, 1));
+    for (uint32_t i = 0; i < 8; ++i) env.push_doorbell(rq_db(kBusy, 1));
+    std::vector<std::pair<uint64_t, uint32_t>> done;  // (cycles after t0, QPN)
+    while (done.size() < locked + 8 && env.tb().cycles() - t0 < 3000) {
+      if (const auto qpn = env.tb().dut().doorbell_done())
+        done.emplace_back(env.tb().cycles() - t0, *qpn);
+      env.run_cycles(1);
+    }
+    env.drain();
+    REQUIRE(done.size() == locked + 8);
+    return done;
+  };
+
+  SECTION("two doorbells on the locked QPN park: the busy QP's eight are answered first") {
+    const auto done = burst(0x300, 2);
+    for (size_t i = 0; i < 8; ++i) {
+      INFO("doorbell answer " << i);
+      CHECK(done[i].second == kBusy);
+      CHECK(done[i].first < 60);  // hits, far below the 400-cycle read the lock waits for
+    }
+    CHECK(done[8].first > 400);
+    CHECK(done[8].second == 0x300);
+    CHECK(csr_counter(env, "db_lock_park_waits") == 0);
+  }
+  SECTION("more than the park holds: the port waits, counted, and nothing is lost") {
+    const auto done = burst(0x301, 6);
+    // Four park; the fifth finds the park full and holds the port until the lock ends.
+    CHECK(csr_counter(env, "db_lock_park_waits") >= 1);
+    CHECK(csr_counter(env, "lock_park_waits") == 0);
+    CHECK(done.back().second == kBusy);
   }
   require_clean(env);
 }

@@ -50,11 +50,12 @@ TEST_CASE("CSRs: identity, geometry, QPN_LIMIT clamp, unmapped offsets", "[qp_ta
   CHECK(((config >> 24) & 0xff) == 6);   // PAGE_BITS
   CHECK(env.read_csr(csr::kQpnLimit) == 4096);
   CHECK(env.read_csr(csr::kQptBaseLo) == static_cast<uint32_t>(kQptBase));
-  // The first offset past the last counter (LOCK_PARK_WAITS at 0x104): SLVERR.
+  // The first offset past the last counter (DB_LOCK_PARK_WAITS at 0x108): SLVERR.
   const uint32_t past_counters = csr::kCounters + 4 * static_cast<uint32_t>(kCounterNames.size());
-  CHECK(past_counters == 0x108);
-  CHECK(env.read_csr(past_counters - 8) == 0);  // no take-back yet
-  CHECK(env.read_csr(past_counters - 4) == 0);  // no operation found the lock park full
+  CHECK(past_counters == 0x10c);
+  CHECK(env.read_csr(past_counters - 12) == 0);  // no take-back yet
+  CHECK(env.read_csr(past_counters - 8) == 0);   // no operation found the lock park full
+  CHECK(env.read_csr(past_counters - 4) == 0);   // no doorbell found its lock park full
   CHECK_THROWS(env.read_csr(past_counters));
   // Pages are mapped: QPT_BASE and QPN_LIMIT are read-only (SLVERR, counted, unchanged).
   CHECK_THROWS(env.write_csr(csr::kQpnLimit, 100));

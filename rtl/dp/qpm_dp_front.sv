@@ -21,8 +21,8 @@
 // informational ones. The datapath never waits for the EQ; PORT_ERR waits for a slot.
 // A command reads a QPC, decides, and writes it back in two pipeline operations; while
 // it does, datapath operations and doorbells on that QPN wait (the command unit's lock),
-// so none is overwritten by the write or sees the QPC between the two. The operations
-// wait in qpm_dp_ingress's lock park (docs/datapath.md, "The command lock and its park").
+// so none is overwritten by the write or sees the QPC between the two. They wait in
+// qpm_dp_ingress's lock parks (docs/datapath.md, "The command lock and its park").
 `include "qpm_assert.svh"
 
 module qpm_dp_front #(

@@ -17,23 +17,33 @@ void DoorbellTracker::problem(const std::string &p) {
 
 void DoorbellTracker::on_push(const Doorbell &db) {
   const uint32_t qpn = db.qpn & kPsnMask;
-  if (pending_.count(qpn)) {
+  if (pending_.count(qpn) && !order_known()) {
     throw std::logic_error(
         fmt::format("harness: a second doorbell for qpn {:#x} before the "
                     "first was resolved",
                     qpn));
   }
-  pending_[qpn] = Record{db};
+  pending_[qpn].push_back(Record{db});
+  ++pending_count_;
 }
 
 void DoorbellTracker::on_accept(const Doorbell &db, uint64_t cycle) {
   const uint32_t qpn = db.qpn & kPsnMask;
   auto it = pending_.find(qpn);
-  if (it == pending_.end() || it->second.wait != Wait::Push) {
+  Record *first_driven = nullptr;  // the oldest of the QPN the port has not taken yet
+  if (it != pending_.end()) {
+    for (Record &rec : it->second) {
+      if (rec.wait == Wait::Push) {
+        first_driven = &rec;
+        break;
+      }
+    }
+  }
+  if (first_driven == nullptr) {
     problem(fmt::format("{} taken by the doorbell port but never driven", format_doorbell(db)));
     return;
   }
-  Record &r = it->second;
+  Record &r = *first_driven;
   r.db = db;  // what crossed the pins
   r.accepted_at = cycle;
   if (forward_) {
@@ -62,8 +72,8 @@ void DoorbellTracker::on_accept(const Doorbell &db, uint64_t cycle) {
 
 std::vector<uint32_t> DoorbellTracker::probes_wanted() const {
   std::vector<uint32_t> out;
-  for (const auto &[qpn, r] : pending_) {
-    if (r.wait == Wait::Probe)
+  for (const auto &[qpn, rs] : pending_) {
+    if (rs.front().wait == Wait::Probe)
       out.push_back(qpn);
   }
   return out;
@@ -71,16 +81,16 @@ std::vector<uint32_t> DoorbellTracker::probes_wanted() const {
 
 void DoorbellTracker::on_probe_sent(uint32_t qpn) {
   auto it = pending_.find(qpn);
-  if (it != pending_.end() && it->second.wait == Wait::Probe) {
-    it->second.wait = Wait::ProbeInFlight;
+  if (it != pending_.end() && it->second.front().wait == Wait::Probe) {
+    it->second.front().wait = Wait::ProbeInFlight;
   }
 }
 
 void DoorbellTracker::on_probe_response(uint32_t qpn, const Response &rsp, uint64_t cycle) {
   auto it = pending_.find(qpn);
-  if (it == pending_.end() || it->second.wait != Wait::ProbeInFlight)
+  if (it == pending_.end() || it->second.front().wait != Wait::ProbeInFlight)
     return;
-  Record &r = it->second;
+  Record &r = it->second.front();
   const Qpc &now = model_.qpc(qpn);
   // Posted in ERR, the new WQEs are flushed at once (SPEC §7): the probe, which waits
   // for the flush, shows them completed.
@@ -97,7 +107,7 @@ void DoorbellTracker::on_probe_response(uint32_t qpn, const Response &rsp, uint6
 void DoorbellTracker::on_applied(const Doorbell &db, bool refused) {
   const uint32_t qpn = db.qpn & kPsnMask;
   auto it = pending_.find(qpn);
-  if (it == pending_.end() || it->second.wait != Wait::Ordered) {
+  if (it == pending_.end() || it->second.front().wait != Wait::Ordered) {
     problem(fmt::format("{} applied but not waiting for it", format_doorbell(db)));
     return;
   }
@@ -123,8 +133,8 @@ void DoorbellTracker::on_counter_value(uint32_t value, uint64_t cycle) {
     problem(fmt::format("the RTL counts {} refused doorbells, {} predicted", value, snapshot_));
   }
   std::vector<uint32_t> done;
-  for (const auto &[qpn, r] : pending_) {
-    if (r.wait == Wait::Counter)
+  for (const auto &[qpn, rs] : pending_) {
+    if (rs.front().wait == Wait::Counter)
       done.push_back(qpn);
   }
   for (uint32_t qpn : done)
@@ -136,26 +146,30 @@ void DoorbellTracker::resolve(uint32_t qpn, bool refused) {
   auto it = pending_.find(qpn);
   if (it == pending_.end())
     return;
-  if (it->second.wait == Wait::Counter)
+  const Record &r = it->second.front();
+  if (r.wait == Wait::Counter)
     --awaiting_counter_;
-  if (it->second.wait == Wait::Probe || it->second.wait == Wait::ProbeInFlight)
+  if (r.wait == Wait::Probe || r.wait == Wait::ProbeInFlight)
     --awaiting_probe_;
   if (coverage_)
-    coverage_->sample_doorbell(it->second.db.rq, refused);
+    coverage_->sample_doorbell(r.db.rq, refused);
   ++(refused ? refused_ : posted_);
   if (spdlog::should_log(spdlog::level::debug))  // the text only when logged
-    spdlog::debug("{} -> {}", format_doorbell(it->second.db), refused ? "REFUSED" : "POSTED");
-  pending_.erase(it);
+    spdlog::debug("{} -> {}", format_doorbell(r.db), refused ? "REFUSED" : "POSTED");
+  it->second.pop_front();
+  --pending_count_;
+  if (it->second.empty())
+    pending_.erase(it);
 }
 
 void DoorbellTracker::check_timeouts(uint64_t cycle) {
   std::vector<uint32_t> late;
-  for (const auto &[qpn, r] : pending_) {
-    if (r.wait != Wait::Push && cycle - r.accepted_at > timeout_cycles_)
+  for (const auto &[qpn, rs] : pending_) {  // the oldest of each QPN resolves first
+    if (rs.front().wait != Wait::Push && cycle - rs.front().accepted_at > timeout_cycles_)
       late.push_back(qpn);
   }
   for (uint32_t qpn : late) {
-    const Record &r = pending_.at(qpn);
+    const Record &r = pending_.at(qpn).front();
     const char *why = r.wait == Wait::Counter   ? "the refused-doorbell counter never counted it"
                       : r.wait == Wait::Ordered ? "the operations taken before it never finished"
                                                 : "a QUERY_QP never showed it posted";

@@ -15,13 +15,15 @@
 // With the order known (set_order_known: doorbells and datapath operations of one QPN
 // apply in the order the datapath front takes them, docs/datapath.md "Order", which the
 // env learns from a probe) none of that is needed: a doorbell goes into the model in
-// that order (DpScoreboard::on_doorbell), its QPN is
-// free again at once, and only the counter check at the end sees the refusals. The env
+// that order (DpScoreboard::on_doorbell), several doorbells of one QPN may be in flight
+// (they resolve in port order: one QPN's doorbells never pass each other), and only the
+// counter check at the end sees the refusals. The env
 // uses this unless told otherwise (EnvOptions::doorbell_order_known); read errors do not
 // matter, since a walk never fails (docs/events.md, "Memory faults").
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -47,7 +49,8 @@ class DoorbellTracker {
   }
   bool order_known() const { return static_cast<bool>(forward_); }
   void on_applied(const Doorbell &db, bool refused);
-  // The harness queued a doorbell: its QPN is busy from now on. One at a time per QPN.
+  // The harness queued a doorbell: its QPN is busy from now on. One at a time per QPN
+  // unless the order is known.
   void on_push(const Doorbell &db);
   // The doorbell port took it (decoded from the pins).
   void on_accept(const Doorbell &db, uint64_t cycle);
@@ -62,7 +65,7 @@ class DoorbellTracker {
     }
     return false;
   }
-  size_t pending() const { return pending_.size(); }
+  size_t pending() const { return pending_count_; }
   // QPNs whose doorbell waits for a probe that is not in flight.
   std::vector<uint32_t> probes_wanted() const;
   void on_probe_sent(uint32_t qpn);
@@ -100,6 +103,7 @@ class DoorbellTracker {
     Wait wait = Wait::Push;
     uint64_t accepted_at = 0;
   };
+  // Resolves the QPN's oldest doorbell.
   void resolve(uint32_t qpn, bool refused);
   void problem(const std::string &p);
 
@@ -107,7 +111,10 @@ class DoorbellTracker {
   uint64_t timeout_cycles_;
   FuncCoverage *coverage_ = nullptr;
   std::function<void(const Doorbell &)> forward_;
-  std::map<uint32_t, Record> pending_;
+  // Per QPN, its unresolved doorbells in port order (more than one only with the order
+  // known); a QPN with none has no entry.
+  std::map<uint32_t, std::deque<Record>> pending_;
+  size_t pending_count_ = 0;
   uint64_t awaiting_counter_ = 0;
   uint64_t awaiting_probe_ = 0;  // accepted, predicted posted, not yet seen
   uint64_t expected_refused_ = 0;

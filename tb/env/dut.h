@@ -154,11 +154,11 @@ class Dut {
   // ... and whether the command unit is in Execute (deciding on the context it read).
   virtual bool cmd_executing() const = 0;
   // ... and whether the datapath front takes a datapath operation (its tag), or a
-  // doorbell, from the ports' ingress in this cycle: the order in which they reach the QP
-  // cache (docs/datapath.md "Order"; operations of different QPNs may pass each other in
-  // the ingress's lock park, one QPN's never do).
+  // doorbell (its bits, doorbell_t), from the ports' ingress in this cycle: the order in
+  // which they reach the QP cache (docs/datapath.md "Order"; requests of different QPNs
+  // may pass each other in the ingress's lock parks, one QPN's never do).
   virtual std::optional<uint32_t> front_took_dp() const = 0;
-  virtual bool front_took_db() const = 0;
+  virtual std::optional<BitVec> front_took_db() const = 0;
   // ... and the QPN the command unit holds locked (its read to its write), if any.
   virtual std::optional<uint32_t> command_lock() const = 0;
   // AXI4 memory port (qpm_top is the master)

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 #include <stdexcept>
@@ -22,7 +23,7 @@ const std::vector<const char *> kCounterNames = {
     "ev_sq_drained", "ev_port_err",  "eq_high_water", "pf_qpcs_read",  "pf_qps_moved",
     "trap_requests", "trap_timeouts", "trap_rejected", "trap_dropped", "trap_busy_cycles",
     "drop_quiesce", "resets_waited", "resets_forced", "wb_given_up", "take_backs",
-    "lock_park_waits"};
+    "lock_park_waits", "db_lock_park_waits"};
 
 size_t counter_index(const std::string &name) {
   for (size_t i = 0; i < kCounterNames.size(); ++i) {
@@ -272,13 +273,19 @@ void QpmEnv::sample_probes() {
   Dut &dut = tb_.dut();
   // The order of doorbells and operations: the front's, from its input registers.
   if (const auto tag = dut.front_took_dp()) dp_scoreboard_.on_front_take(*tag);
-  if (dut.front_took_db() && doorbells_.order_known()) {
-    if (db_to_front_.empty()) {
+  // Doorbells of different QPNs may pass each other in the lock park, one QPN's never:
+  // the one taken is the oldest of its QPN not yet taken.
+  if (const auto bits = dut.front_took_db(); bits && doorbells_.order_known()) {
+    const Doorbell taken = decode_doorbell(*bits);
+    const auto it = std::find_if(db_to_front_.begin(), db_to_front_.end(),
+                                 [&](const Doorbell &d) { return d.qpn == taken.qpn; });
+    if (it == db_to_front_.end() || it->rq != taken.rq || it->count != taken.count) {
       fatal_problems_.push_back(fmt::format(
-          "cycle {}: the datapath front took a doorbell the port never took", tb_.cycles()));
+          "cycle {}: the datapath front took a doorbell (qpn {:#x}) that is not the oldest "
+          "the port took for that QPN", tb_.cycles(), taken.qpn));
     } else {
-      dp_scoreboard_.on_doorbell(db_to_front_.front());
-      db_to_front_.pop_front();
+      dp_scoreboard_.on_doorbell(*it);
+      db_to_front_.erase(it);
     }
   }
   eq_fill_max_ = std::max(eq_fill_max_, dut.eq_fifo_count());

@@ -126,9 +126,13 @@ class VerilatedDut : public Dut {
     if (!root->qpm_top__DOT__cmd_lock_valid) return std::nullopt;
     return static_cast<uint32_t>(root->qpm_top__DOT__cmd_lock_qpn);
   }
-  bool front_took_db() const override {
+  std::optional<BitVec> front_took_db() const override {
     auto *root = top_->rootp;
-    return root->qpm_top__DOT__db_valid && root->qpm_top__DOT__db_ready;
+    if (!(root->qpm_top__DOT__db_valid && root->qpm_top__DOT__db_ready)) return std::nullopt;
+    static_assert(kDoorbellBits > 32 && kDoorbellBits <= 64, "doorbell_t is one QData");
+    BitVec db(kDoorbellBits);
+    db.set(0, kDoorbellBits, root->qpm_top__DOT__db);
+    return db;
   }
   std::optional<FatalNotice> fatal_fill() const override {
     auto *root = top_->rootp;
