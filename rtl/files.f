@@ -25,6 +25,7 @@ rtl/dp/qpm_flush_engine.sv
 rtl/dp/qpm_front_arbiter.sv
 rtl/dp/qpm_lock_park.sv
 rtl/dp/qpm_dp_ingress.sv
+rtl/dp/qpm_front_queues.sv
 rtl/dp/qpm_dp_front.sv
 rtl/cmd/qpm_qp_trans_table.sv
 rtl/cmd/qpm_state_enforcer.sv

@@ -123,7 +123,7 @@ module qpm_dp_front #(
   logic [CqeCntW-1:0] cqe_count;
   logic [7:0]         cqe_inflight_q, ev_inflight_q, cqe_used_q, ev_used_q;
   logic               fl_credit, ev_credit, ev_push, cmd_ev_take, cmd_ev_room;
-  logic               rsp_fifo_ready, cqe_push, cqe_fifo_ready, eq_in_valid, eq_in_ready;
+  logic               cqe_push, eq_in_valid;
   assign fl_credit   = 32'(cqe_used_q) < CqeDepth;
   // A step offered and held keeps the reservations it was offered with (the offer
   // stays stable until taken), and its EQ slot counts as used meanwhile (ev_held). The
@@ -386,91 +386,49 @@ module qpm_dp_front #(
                      || ev_inflight_q != '0 || cqe_valid_o || eqe_valid_o;
 
   assign cqe_push = rsp_fl && answer.cqe_valid;
-  qpm_fifo #(
-    .Width ($bits(cqe_o)),
-    .Depth (CqeDepth)
-  ) u_cqe_fifo (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (cqe_push),
-    .in_ready_o  (cqe_fifo_ready),
-    .in_data_i   (answer.cqe),
-    .out_valid_o (cqe_valid_o),
-    .out_ready_i (cqe_ready_i),
-    .out_data_o  (cqe_o),
-    .count_o     (cqe_count)
+  qpm_front_queues #(
+    .DpRspDepth (DpRspDepth),
+    .EqDepth    (EqDepth),
+    .CqeDepth   (CqeDepth)
+  ) u_queues (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .rsp_dp_i       (rsp_dp),
+    .rsp_i          (answer.rsp),
+    .rsp_db_i       (rsp_db),
+    .db_refused_i   (answer.db_refused),
+    .cqe_push_i     (cqe_push),
+    .cqe_i          (answer.cqe),
+    .ev_push_i      (ev_push),
+    .ev_i           (answer.event_data),
+    .cmd_ev_take_i  (cmd_ev_take),
+    .cmd_ev_i       (cmd_ev_i),
+    .dp_rsp_valid_o (dp_rsp_valid_o),
+    .dp_rsp_ready_i (dp_rsp_ready_i),
+    .dp_rsp_o       (dp_rsp_o),
+    .cqe_valid_o    (cqe_valid_o),
+    .cqe_ready_i    (cqe_ready_i),
+    .cqe_o          (cqe_o),
+    .eqe_valid_o    (eqe_valid_o),
+    .eqe_ready_i    (eqe_ready_i),
+    .eqe_o          (eqe_o),
+    .rsp_count_o    (rsp_count),
+    .cqe_count_o    (cqe_count),
+    .eq_count_o     (eq_count),
+    .eq_push_o      (eq_in_valid),
+    .drop_o         (drop_o),
+    .db_refused_o   (db_refused_o),
+    .event_o        (event_o),
+    .cqe_sent_o     (cqe_sent_o),
+    .wqe_flushed_o  (wqe_flushed_o),
+    .ev_type_o      (ev_type_o),
+    .eq_hwm_o       (eq_hwm_o)
   );
-  assign cqe_sent_o    = cqe_valid_o && cqe_ready_i;
-  assign wqe_flushed_o = cqe_sent_o && cqe_o.status == qpm_event_pkg::WcWrFlushErr;
-
-  qpm_fifo_sram #(   // 2 x Mshrs deep: in RAM (docs/datapath.md, "The ports")
-    .Width ($bits(dp_rsp_o)),
-    .Depth (DpRspDepth)
-  ) u_rsp_fifo (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (rsp_dp),
-    .in_ready_o  (rsp_fifo_ready),
-    .in_data_i   (answer.rsp),
-    .out_valid_o (dp_rsp_valid_o),
-    .out_ready_i (dp_rsp_ready_i),
-    .out_data_o  (dp_rsp_o),
-    .count_o     (rsp_count)
-  );
-
-  // A command event (PORT_ERR) takes a slot no step in flight has reserved, in a cycle
-  // no step's event arrives.
-  qpm_pkg::eqe_t eq_in;
   assign cmd_ev_ready_o = cmd_ev_take;
-  assign eq_in_valid    = ev_push || cmd_ev_take;
-  assign eq_in          = ev_push ? answer.event_data : cmd_ev_i;
-  qpm_fifo #(
-    .Width ($bits(eqe_o)),
-    .Depth (EqDepth)
-  ) u_eq_fifo (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .in_valid_i  (eq_in_valid),
-    .in_ready_o  (eq_in_ready),
-    .in_data_i   (eq_in),
-    .out_valid_o (eqe_valid_o),
-    .out_ready_i (eqe_ready_i),
-    .out_data_o  (eqe_o),
-    .count_o     (eq_count)
-  );
-
-  always_comb begin
-    drop_o = '0;
-    if (rsp_dp && answer.rsp.verdict == qpm_pkg::VDrop) drop_o[answer.rsp.drop] = 1'b1;
-  end
-  assign db_refused_o = rsp_db && answer.db_refused;
-  assign event_o      = eq_in_valid && eq_in_ready;
-  // Per event type, in the order of ev_type_o; and the EQ's high-water mark, one pulse
-  // each time the FIFO holds more than it ever did (the counter then holds the mark).
-  always_comb begin
-    ev_type_o = '0;
-    if (event_o) begin
-      ev_type_o[0] = eq_in.event_type == qpm_event_pkg::EvQpFatal;
-      ev_type_o[1] = eq_in.event_type == qpm_event_pkg::EvQpReqErr;
-      ev_type_o[2] = eq_in.event_type == qpm_event_pkg::EvQpAccessErr;
-      ev_type_o[3] = eq_in.event_type == qpm_event_pkg::EvCommEst;
-      ev_type_o[4] = eq_in.event_type == qpm_event_pkg::EvSqDrained;
-      ev_type_o[5] = eq_in.event_type == qpm_event_pkg::EvPortErr;
-    end
-  end
-  logic [EqCntW-1:0] eq_hwm_q;
-  assign eq_hwm_o = event_o && !(eqe_valid_o && eqe_ready_i) && eq_count == eq_hwm_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni)       eq_hwm_q <= '0;
-    else if (eq_hwm_o) eq_hwm_q <= eq_hwm_q + 1'b1;
-  end
 
   // ---- contract
-  // Credits make room for every answer and event of an admitted operation.
-  `QPM_ASSERT_IMPL(RspRoom_A, rsp_dp, rsp_fifo_ready)
+  // (The queues check that every answer and event finds room: qpm_front_queues.)
   `QPM_ASSERT_IMPL(FatalFillAlone_A, mem_fatal_i, !ctx_rsp_valid_i)
-  `QPM_ASSERT_IMPL(EqRoom_A, eq_in_valid, eq_in_ready)
-  `QPM_ASSERT_IMPL(CqeRoom_A, cqe_push, cqe_fifo_ready)
   // The credit counters are the sums they stand for.
   `QPM_ASSERT(DpUsed_A, 32'(rsp_count) <= 32'(dp_used_q) && 32'(dp_used_q) <= DpRspDepth)
   `QPM_ASSERT(CqeUsed_A, 32'(cqe_used_q) == 32'(cqe_inflight_q) + 32'(cqe_count))

@@ -86,10 +86,10 @@ class VerilatedDut : public Dut {
     top_->evict_rsp_way_i = way;
   }
   unsigned cqe_fifo_count() const override {
-    return top_->rootp->qpm_top__DOT__u_dp_front__DOT__u_cqe_fifo__DOT__count_q;
+    return top_->rootp->qpm_top__DOT__u_dp_front__DOT__u_queues__DOT__u_cqe_fifo__DOT__count_q;
   }
   unsigned eq_fifo_count() const override {
-    return top_->rootp->qpm_top__DOT__u_dp_front__DOT__u_eq_fifo__DOT__count_q;
+    return top_->rootp->qpm_top__DOT__u_dp_front__DOT__u_queues__DOT__u_eq_fifo__DOT__count_q;
   }
   std::optional<uint32_t> doorbell_done() const override {
     if (!top_->rootp->qpm_top__DOT__u_dp_front__DOT__rsp_db) return std::nullopt;
