@@ -9,9 +9,9 @@
 // request never passes an older one of its QPN).
 // Run with the real 4 entries: a park of two cannot show an operation passing a parked
 // one of its QPN (docs/formal.md).
-// Environment: the datapath port keeps the valid/ready rule. Free: the lock (either
-// QPN, any time), the front's ready. The other fields are zero and the doorbell port
-// idle: the park moves an operation whole, and they only widen the model.
+// Environment: the driven port keeps the valid/ready rule. Free: the lock (either QPN,
+// any time), the front's ready. The other fields are zero and the port not driven is
+// idle: the park moves a request whole, and they only widen the model.
 module qpm_dp_ingress_props #(
   parameter int unsigned Depth = 2,
   parameter int unsigned Doorbells = 0

@@ -222,7 +222,7 @@ module qpm_top #(
   );
 
   // Registered boundaries (docs/qp-cache.md, "Registered boundaries"): the datapath's
-  // and the doorbells' inputs (qpm_dp_ingress, with the lock park), the command unit's
+  // and the doorbells' inputs (qpm_dp_ingress, with its lock parks), the command unit's
   // requests to the front and the front's to the cache (qpm_cache_port, whose entries
   // carry their set's tags) each pass a spill register, so no ready depends on another
   // block's lookup and no input reaches an output through logic.

@@ -111,6 +111,11 @@ void DoorbellTracker::on_applied(const Doorbell &db, bool refused) {
     problem(fmt::format("{} applied but not waiting for it", format_doorbell(db)));
     return;
   }
+  const Doorbell &oldest = it->second.front().db;  // one QPN's apply in port order
+  if (oldest.rq != db.rq || oldest.count != db.count) {
+    problem(fmt::format("{} applied before {}, which the port took first",
+                        format_doorbell(db), format_doorbell(oldest)));
+  }
   if (refused)
     ++expected_refused_;
   resolve(qpn, refused);
@@ -171,7 +176,8 @@ void DoorbellTracker::check_timeouts(uint64_t cycle) {
   for (uint32_t qpn : late) {
     const Record &r = pending_.at(qpn).front();
     const char *why = r.wait == Wait::Counter   ? "the refused-doorbell counter never counted it"
-                      : r.wait == Wait::Ordered ? "the operations taken before it never finished"
+                      : r.wait == Wait::Ordered ? "it never left the lock park, or the operations "
+                                                            "taken before it never finished"
                                                 : "a QUERY_QP never showed it posted";
     problem(fmt::format("{}: {} after {} cycles", format_doorbell(r.db), why, timeout_cycles_));
     resolve(qpn, r.wait == Wait::Counter);
