@@ -47,7 +47,7 @@ module qpm_lock_park #(
     $error("the lock park needs at least two entries");
   end
   if (QpnLsb + QpnW > Width) begin : gen_bad_qpn_field
-    $error("the QPN field must lie inside the request");
+    $error("the QPN field must lie within the request");
   end
 
   // ---- the park: a FIFO that shifts toward entry 0, its head, so the offer reads a
